@@ -1,0 +1,56 @@
+/*
+ * coll: collectives as point-to-point transfers.
+ *
+ * coll_expand() turns one collective over a group of n ranks and a
+ * size into a plan: transfers between group positions, each with the
+ * step it belongs to, its bytes, the earlier transfers of the plan it
+ * waits for (receives at its source; none means it waits only for the
+ * collective's own start on the source rank), and whether it is a
+ * final receive of its destination (what work after the collective on
+ * that rank waits for).  Sizes follow nccl-tests: size is the buffer
+ * of an all-reduce, the whole output of an all-gather, the whole input
+ * of a reduce-scatter, the send buffer of an all-to-all.  Chunks of
+ * size/n are exact: the first size%n chunks get one byte more.
+ *
+ * Ring: 2(n-1) steps to the next rank (n-1 for all-gather and
+ * reduce-scatter).  Halving-doubling (n a power of two): partners
+ * r^1, r^2, ... with messages size/2, size/4, ..., then back.  Direct:
+ * everyone to everyone, one phase per half.  All-to-all is always
+ * direct.  The plan owns its arrays; coll_expand() returns 0, -1 when
+ * memory runs out, -2 for halving-doubling on a group whose size is
+ * not a power of two.
+ */
+#ifndef COLL_H
+#define COLL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum coll_kind { COLL_ALLREDUCE, COLL_ALLGATHER, COLL_REDUCESCATTER,
+	COLL_ALLTOALL };
+enum coll_algo { COLL_RING, COLL_HD, COLL_DIRECT };
+
+extern const char *const coll_algos[];
+
+struct coll_xfer {
+	uint32_t	src, dst;	/* positions in the group */
+	uint64_t	bytes;
+	uint32_t	step;
+	int		final;
+	size_t		dep_off;
+	uint32_t	ndep;
+};
+
+struct coll_plan {
+	struct coll_xfer	*x;
+	size_t			 n, cap;
+	uint32_t		*dep;
+	size_t			 ndep, depcap;
+};
+
+void	coll_init(struct coll_plan *);
+void	coll_free(struct coll_plan *);
+int	coll_expand(struct coll_plan *, int, int, uint32_t, uint64_t);
+uint64_t coll_chunk(uint64_t, uint32_t, uint32_t);
+
+#endif

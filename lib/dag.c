@@ -1,0 +1,153 @@
+/* dag: the task DAG in memory, and topological ordering. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dag.h"
+#include "heap.h"
+
+void
+dag_init(struct dag *d)
+{
+	memset(d, 0, sizeof(*d));
+}
+
+void
+dag_free(struct dag *d)
+{
+	free(d->t);
+	free(d->dep);
+	dag_init(d);
+}
+
+static int
+grow(void **p, size_t *cap, size_t need, size_t sz)
+{
+	size_t c = *cap ? *cap : 64;
+	void *np;
+
+	if (need <= *cap)
+		return 0;
+	while (c < need)
+		c *= 2;
+	if (c > SIZE_MAX / sz || (np = realloc(*p, c * sz)) == NULL)
+		return -1;
+	*p = np;
+	*cap = c;
+	return 0;
+}
+
+/* Append a task whose dependencies must all be earlier tasks. */
+int
+dag_add(struct dag *d, const struct dag_task *t, const uint32_t *deps,
+    size_t n)
+{
+	size_t i;
+
+	if (d->n >= UINT32_MAX || n > UINT32_MAX)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (deps[i] >= d->n)
+			return -1;
+	if (grow((void **)&d->t, &d->cap, d->n + 1, sizeof(*d->t)) != 0 ||
+	    grow((void **)&d->dep, &d->depcap, d->ndep + n,
+	    sizeof(*d->dep)) != 0)
+		return -1;
+	if (n > 0)
+		memcpy(d->dep + d->ndep, deps, n * sizeof(*deps));
+	d->t[d->n] = *t;
+	d->t[d->n].dep_off = d->ndep;
+	d->t[d->n].ndep = (uint32_t)n;
+	d->ndep += n;
+	d->n++;
+	return 0;
+}
+
+const uint32_t *
+dag_deps(const struct dag *d, size_t i)
+{
+	return d->dep + d->t[i].dep_off;
+}
+
+/* Follow dependencies among unsorted nodes until one repeats. */
+static size_t
+on_cycle(size_t n, const size_t *off, const uint32_t *adj,
+    const uint32_t *indeg, size_t start)
+{
+	unsigned char *seen;
+	size_t v = start, i;
+
+	if ((seen = calloc(n, 1)) == NULL)
+		return start;
+	while (!seen[v]) {
+		seen[v] = 1;
+		for (i = off[v]; i < off[v + 1]; i++)
+			if (indeg[adj[i]] != 0)
+				break;
+		if (i == off[v + 1])
+			break;
+		v = adj[i];
+	}
+	free(seen);
+	return v;
+}
+
+/*
+ * Node v depends on adj[off[v] .. off[v+1]).  Writes a stable
+ * topological order into order[] and returns 0; on a cycle returns -1
+ * with *cycle set to a node on it, or -2 when memory runs out.
+ */
+int
+dag_toposort(size_t n, const size_t *off, const uint32_t *adj,
+    uint32_t *order, size_t *cycle)
+{
+	uint32_t *indeg, *succ;
+	size_t *soff, i, j, k = 0;
+	struct heap h;
+	struct heap_item it;
+	int rc = 0;
+
+	indeg = calloc(n + 1, sizeof(*indeg));
+	soff = calloc(n + 2, sizeof(*soff));
+	succ = malloc((off[n] + 1) * sizeof(*succ));
+	heap_init(&h);
+	if (indeg == NULL || soff == NULL || succ == NULL) {
+		rc = -2;
+		goto out;
+	}
+	for (i = 0; i < off[n]; i++)
+		soff[adj[i] + 2]++;
+	for (i = 0; i < n; i++)
+		soff[i + 2] += soff[i + 1];
+	for (i = 0; i < n; i++) {
+		indeg[i] = (uint32_t)(off[i + 1] - off[i]);
+		for (j = off[i]; j < off[i + 1]; j++)
+			succ[soff[adj[j] + 1]++] = (uint32_t)i;
+	}
+	for (i = 0; i < n; i++)
+		if (indeg[i] == 0 && heap_push(&h, i, 0, i) != 0) {
+			rc = -2;
+			goto out;
+		}
+	while (heap_pop(&h, &it)) {
+		order[k++] = (uint32_t)it.val;
+		for (j = soff[it.val]; j < soff[it.val + 1]; j++)
+			if (--indeg[succ[j]] == 0 &&
+			    heap_push(&h, succ[j], 0, succ[j]) != 0) {
+				rc = -2;
+				goto out;
+			}
+	}
+	if (k < n) {
+		for (i = 0; i < n && indeg[i] == 0; i++)
+			;
+		*cycle = on_cycle(n, off, adj, indeg, i);
+		rc = -1;
+	}
+out:
+	heap_free(&h);
+	free(indeg);
+	free(soff);
+	free(succ);
+	return rc;
+}

@@ -1,0 +1,49 @@
+/*
+ * dag: the task DAG in memory, and topological ordering.
+ *
+ * A task is a compute task (on one GPU, for a duration) or a transfer
+ * (src to dst, a number of bytes).  Dependencies are stored once, in
+ * one array, as task ids.  In a well-formed DAG (fluxocs(5)) ids are
+ * dense from 0 and every dependency is smaller than its task's id;
+ * dag_add() refuses anything else, so a struct dag is always acyclic.
+ * The dag owns its arrays; functions return -1 on error (out of
+ * memory, or a bad dependency) and never exit.
+ *
+ * dag_toposort() orders any graph given as dependency lists, stably:
+ * among ready nodes the smallest index goes first.
+ */
+#ifndef DAG_H
+#define DAG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum dag_kind { DAG_COMPUTE, DAG_TRANSFER };
+
+struct dag_task {
+	uint8_t		kind;
+	uint32_t	gpu;	/* compute: its GPU; transfer: the source */
+	uint32_t	dst;	/* transfer: the destination */
+	uint64_t	amount;	/* compute: duration in ps; transfer: bytes */
+	uint32_t	step;	/* training step the task belongs to */
+	size_t		dep_off;
+	uint32_t	ndep;
+};
+
+struct dag {
+	struct dag_task	*t;
+	size_t		 n, cap;
+	uint32_t	*dep;
+	size_t		 ndep, depcap;
+};
+
+void	dag_init(struct dag *);
+void	dag_free(struct dag *);
+int	dag_add(struct dag *, const struct dag_task *, const uint32_t *,
+	    size_t);
+const uint32_t *dag_deps(const struct dag *, size_t);
+
+int	dag_toposort(size_t, const size_t *, const uint32_t *, uint32_t *,
+	    size_t *);
+
+#endif

@@ -1,0 +1,32 @@
+/*
+ * die: error reporting and allocation for tools.
+ *
+ * Only tools call these; library modules return errors instead.
+ * die_init() records the tool's name once; every message then reads
+ * "tool: message" on stderr.  die() exits 1 (bad input, failed work),
+ * die_usage_msg() prints a message and lets the caller print usage and
+ * exit 2.  The x* allocators never return NULL: on failure they die.
+ */
+#ifndef DIE_H
+#define DIE_H
+
+#include <stddef.h>
+
+void	 die_init(const char *);
+const char *die_prog(void);
+void	 die(const char *, ...)
+	    __attribute__((noreturn, format(printf, 1, 2)));
+void	 warnmsg(const char *, ...) __attribute__((format(printf, 1, 2)));
+
+void	*xmalloc(size_t);
+void	*xcalloc(size_t, size_t);
+void	*xreallocarray(void *, size_t, size_t);
+char	*xstrdup(const char *);
+char	*xstrndup(const char *, size_t);
+
+void	 die_if_tty(void);
+
+/* Grow *pp (holding *cap elements of size sz) to hold at least n. */
+void	 xgrow(void *, size_t *, size_t, size_t);
+
+#endif

@@ -1,0 +1,455 @@
+/* stream: reading and writing fluxocs record streams. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <msgpack.h>
+
+#include "stream.h"
+
+#define CHUNK	(64UL << 10)
+
+struct stream_reader {
+	FILE		*fp;
+	char		*name;
+	uint8_t		*buf;
+	size_t		 cap, start, end;
+	uint64_t	 base;		/* stream offset of buf[0] */
+	uint64_t	 count;		/* records read */
+	int		 eof, failed;
+	size_t		 max_record, max_elems;
+	unsigned	 max_depth;
+	msgpack_unpacked up;
+	char		 err[256];
+};
+
+enum scan { SCAN_OK, SCAN_MORE, SCAN_ERR };
+
+static enum scan
+fail(struct stream_reader *r, uint64_t off, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (r->failed)
+		return SCAN_ERR;
+	n = snprintf(r->err, sizeof(r->err), "%s: byte %llu: ", r->name,
+	    (unsigned long long)off);
+	if (n < 0 || (size_t)n >= sizeof(r->err))
+		n = 0;
+	va_start(ap, fmt);
+	vsnprintf(r->err + n, sizeof(r->err) - n, fmt, ap);
+	va_end(ap);
+	r->failed = 1;
+	return SCAN_ERR;
+}
+
+struct stream_reader *
+stream_open(FILE *fp, const char *name)
+{
+	struct stream_reader *r;
+
+	if ((r = calloc(1, sizeof(*r))) == NULL)
+		return NULL;
+	if ((r->name = strdup(name)) == NULL) {
+		free(r);
+		return NULL;
+	}
+	r->fp = fp;
+	r->max_record = STREAM_MAX_RECORD;
+	r->max_depth = STREAM_MAX_DEPTH;
+	r->max_elems = STREAM_MAX_ELEMS;
+	msgpack_unpacked_init(&r->up);
+	return r;
+}
+
+void
+stream_set_limits(struct stream_reader *r, size_t rec, unsigned depth,
+    size_t elems)
+{
+	r->max_record = rec;
+	r->max_depth = depth < STREAM_MAX_DEPTH ? depth : STREAM_MAX_DEPTH;
+	r->max_elems = elems;
+}
+
+static uint64_t
+be(const uint8_t *p, unsigned n)
+{
+	uint64_t v = 0;
+
+	while (n-- > 0)
+		v = v << 8 | *p++;
+	return v;
+}
+
+/*
+ * Size of the header of the msgpack item starting with byte c, and
+ * what follows it: a payload of fixed length (*fixed), a payload whose
+ * length is in the header (*lenbytes), or a container (*cont, with its
+ * count in the header or in c).  Returns 0 for bytes fluxocs refuses.
+ */
+static unsigned
+item_header(uint8_t c, unsigned *fixed, unsigned *lenbytes, int *cont,
+    uint64_t *count)
+{
+	*fixed = 0;
+	*lenbytes = 0;
+	*cont = 0;
+	*count = 0;
+	if (c <= 0x7f || c >= 0xe0 || c == 0xc0 || c == 0xc2 || c == 0xc3)
+		return 1;
+	if (c >= 0x80 && c <= 0x8f) {
+		*cont = 2;
+		*count = c & 0x0f;
+		return 1;
+	}
+	if (c >= 0x90 && c <= 0x9f) {
+		*cont = 1;
+		*count = c & 0x0f;
+		return 1;
+	}
+	if (c >= 0xa0 && c <= 0xbf) {
+		*fixed = c & 0x1f;
+		return 1;
+	}
+	switch (c) {
+	case 0xc4: case 0xd9: *lenbytes = 1; return 2;
+	case 0xc5: case 0xda: *lenbytes = 2; return 3;
+	case 0xc6: case 0xdb: *lenbytes = 4; return 5;
+	case 0xca: *fixed = 4; return 1;
+	case 0xcb: *fixed = 8; return 1;
+	case 0xcc: case 0xd0: *fixed = 1; return 1;
+	case 0xcd: case 0xd1: *fixed = 2; return 1;
+	case 0xce: case 0xd2: *fixed = 4; return 1;
+	case 0xcf: case 0xd3: *fixed = 8; return 1;
+	case 0xdc: *cont = 1; *lenbytes = 2; return 3;
+	case 0xdd: *cont = 1; *lenbytes = 4; return 5;
+	case 0xde: *cont = 2; *lenbytes = 2; return 3;
+	case 0xdf: *cont = 2; *lenbytes = 4; return 5;
+	}
+	return 0;	/* 0xc1 (never used) and the ext family */
+}
+
+/*
+ * Find the end of the record starting at p[0] (stream offset off).
+ * SCAN_MORE means the bytes end inside the record.
+ */
+static enum scan
+scan(struct stream_reader *r, const uint8_t *p, size_t n, uint64_t off,
+    size_t *len)
+{
+	uint64_t left[STREAM_MAX_DEPTH + 1], count, need;
+	unsigned hdr, fixed, lenbytes;
+	size_t i = 0;
+	int d = 0, cont;
+
+	left[0] = 1;
+	while (d >= 0) {
+		if (left[d] == 0) {
+			d--;
+			continue;
+		}
+		left[d]--;
+		if (i >= n)
+			return SCAN_MORE;
+		if ((hdr = item_header(p[i], &fixed, &lenbytes, &cont,
+		    &count)) == 0)
+			return fail(r, off + i, "unsupported msgpack byte "
+			    "0x%02x", p[i]);
+		if (i == 0 && cont != 2)
+			return fail(r, off, "record is not a map (first byte "
+			    "0x%02x)", p[0]);
+		if (i + hdr > n)
+			return i + hdr > r->max_record ? fail(r, off,
+			    "record larger than %zu bytes", r->max_record) :
+			    SCAN_MORE;
+		if (lenbytes != 0 && cont)
+			count = be(p + i + 1, lenbytes);
+		need = (lenbytes != 0 && !cont) ? be(p + i + 1, lenbytes) :
+		    fixed;
+		if (cont) {
+			if (count > r->max_elems)
+				return fail(r, off + i, "container of %llu "
+				    "items exceeds the limit of %zu",
+				    (unsigned long long)count, r->max_elems);
+			if (d + 1 > (int)r->max_depth)
+				return fail(r, off + i, "nesting deeper than "
+				    "%u", r->max_depth);
+			left[++d] = count * (uint64_t)cont;
+			need = 0;
+		}
+		if (need > r->max_record || i + hdr + need > r->max_record)
+			return fail(r, off, "record larger than %zu bytes",
+			    r->max_record);
+		i += hdr + need;
+		if (i > n)
+			return SCAN_MORE;
+	}
+	*len = i;
+	return SCAN_OK;
+}
+
+/* Read more input; keeps the unconsumed bytes. Returns -1 on error. */
+static int
+fill(struct stream_reader *r)
+{
+	size_t have = r->end - r->start, want, got;
+	uint8_t *nb;
+
+	if (r->start > 0) {
+		memmove(r->buf, r->buf + r->start, have);
+		r->base += r->start;
+		r->start = 0;
+		r->end = have;
+	}
+	want = have < CHUNK ? CHUNK : have;	/* double: rescans stay O(n) */
+	if (r->cap - r->end < want) {
+		if ((nb = realloc(r->buf, r->end + want)) == NULL) {
+			fail(r, r->base + r->end, "out of memory");
+			return -1;
+		}
+		r->buf = nb;
+		r->cap = r->end + want;
+	}
+	got = fread(r->buf + r->end, 1, r->cap - r->end, r->fp);
+	r->end += got;
+	if (got == 0) {
+		if (ferror(r->fp)) {
+			fail(r, r->base + r->end, "read error: %s",
+			    strerror(errno));
+			return -1;
+		}
+		r->eof = 1;
+	}
+	return 0;
+}
+
+static int
+find_type(struct stream_reader *r, struct stream_rec *rec)
+{
+	const msgpack_object_map *m = &rec->obj->via.map;
+	const msgpack_object *k, *v;
+	uint32_t i;
+
+	for (i = 0; i < m->size; i++) {
+		k = &m->ptr[i].key;
+		v = &m->ptr[i].val;
+		if (k->type != MSGPACK_OBJECT_STR || k->via.str.size != 4 ||
+		    memcmp(k->via.str.ptr, "type", 4) != 0)
+			continue;
+		if (v->type != MSGPACK_OBJECT_STR) {
+			fail(r, rec->off, "record key \"type\" is not a string");
+			return -1;
+		}
+		rec->type = v->via.str.ptr;
+		rec->typelen = v->via.str.size;
+		return 0;
+	}
+	fail(r, rec->off, "record has no key \"type\"");
+	return -1;
+}
+
+static int
+decode(struct stream_reader *r, size_t len, struct stream_rec *rec)
+{
+	size_t used = 0;
+	int rc;
+
+	rc = msgpack_unpack_next(&r->up, (const char *)r->buf + r->start,
+	    len, &used);
+	if (rc != MSGPACK_UNPACK_SUCCESS || used != len) {
+		fail(r, r->base + r->start, rc == MSGPACK_UNPACK_NOMEM_ERROR ?
+		    "out of memory decoding record" : "malformed record");
+		return -1;
+	}
+	rec->obj = &r->up.data;
+	rec->raw = r->buf + r->start;
+	rec->rawlen = len;
+	rec->off = r->base + r->start;
+	rec->index = r->count;
+	if (find_type(r, rec) != 0)
+		return -1;
+	r->start += len;
+	r->count++;
+	return 1;
+}
+
+int
+stream_next(struct stream_reader *r, struct stream_rec *rec)
+{
+	size_t len = 0;
+
+	if (r->failed)
+		return -1;
+	for (;;) {
+		switch (scan(r, r->buf + r->start, r->end - r->start,
+		    r->base + r->start, &len)) {
+		case SCAN_OK:
+			return decode(r, len, rec);
+		case SCAN_ERR:
+			return -1;
+		case SCAN_MORE:
+			break;
+		}
+		if (r->eof) {
+			if (r->end == r->start)
+				return 0;
+			fail(r, r->base + r->start, "truncated record: input "
+			    "ends at byte %llu",
+			    (unsigned long long)(r->base + r->end));
+			return -1;
+		}
+		if (fill(r) != 0)
+			return -1;
+	}
+}
+
+const char *
+stream_error(const struct stream_reader *r)
+{
+	return r->failed ? r->err : "no error";
+}
+
+const char *
+stream_name(const struct stream_reader *r)
+{
+	return r->name;
+}
+
+uint64_t
+stream_offset(const struct stream_reader *r)
+{
+	return r->base + r->start;
+}
+
+void
+stream_close(struct stream_reader *r)
+{
+	if (r == NULL)
+		return;
+	msgpack_unpacked_destroy(&r->up);
+	free(r->buf);
+	free(r->name);
+	free(r);
+}
+
+int
+stream_rec_is(const struct stream_rec *rec, const char *type)
+{
+	size_t n = strlen(type);
+
+	return rec->typelen == n && memcmp(rec->type, type, n) == 0;
+}
+
+struct stream_writer {
+	FILE		*fp;
+	msgpack_packer	 pk;
+	int		 err;	/* first errno seen, sticky */
+};
+
+static int
+writer_cb(void *data, const char *buf, size_t len)
+{
+	struct stream_writer *w = data;
+
+	if (w->err != 0)
+		return -1;
+	if (fwrite(buf, 1, len, w->fp) != len) {
+		w->err = errno ? errno : EIO;
+		return -1;
+	}
+	return 0;
+}
+
+struct stream_writer *
+stream_writer(FILE *fp)
+{
+	struct stream_writer *w;
+
+	if ((w = calloc(1, sizeof(*w))) == NULL)
+		return NULL;
+	w->fp = fp;
+	msgpack_packer_init(&w->pk, w, writer_cb);
+	return w;
+}
+
+msgpack_packer *
+stream_packer(struct stream_writer *w)
+{
+	return &w->pk;
+}
+
+void
+stream_write_raw(struct stream_writer *w, const void *p, size_t n)
+{
+	writer_cb(w, p, n);
+}
+
+/* Flush and free; returns 0 or the errno of the first write error. */
+int
+stream_writer_close(struct stream_writer *w)
+{
+	int err;
+
+	if (w == NULL)
+		return ENOMEM;
+	errno = 0;
+	if (fflush(w->fp) != 0 && w->err == 0)
+		w->err = errno ? errno : EIO;
+	if (ferror(w->fp) && w->err == 0)
+		w->err = EIO;
+	err = w->err;
+	free(w);
+	return err;
+}
+
+void
+stream_pack_str(msgpack_packer *pk, const char *s)
+{
+	size_t n = strlen(s);
+
+	msgpack_pack_str(pk, n);
+	msgpack_pack_str_body(pk, s, n);
+}
+
+void
+stream_pack_kstr(msgpack_packer *pk, const char *k, const char *v)
+{
+	stream_pack_str(pk, k);
+	stream_pack_str(pk, v);
+}
+
+void
+stream_pack_ku64(msgpack_packer *pk, const char *k, uint64_t v)
+{
+	stream_pack_str(pk, k);
+	msgpack_pack_uint64(pk, v);
+}
+
+void
+stream_pack_kdbl(msgpack_packer *pk, const char *k, double v)
+{
+	stream_pack_str(pk, k);
+	msgpack_pack_double(pk, v);
+}
+
+void
+stream_pack_kbool(msgpack_packer *pk, const char *k, int v)
+{
+	stream_pack_str(pk, k);
+	if (v)
+		msgpack_pack_true(pk);
+	else
+		msgpack_pack_false(pk);
+}
+
+/* Start a record: a map of n entries in all, the first being its type. */
+void
+stream_pack_record(msgpack_packer *pk, const char *type, size_t n)
+{
+	msgpack_pack_map(pk, n);
+	stream_pack_kstr(pk, "type", type);
+}

@@ -1,0 +1,74 @@
+/*
+ * stream: reading and writing fluxocs record streams.
+ *
+ * A stream is a sequence of msgpack maps, one record each, every one
+ * with a string key "type" (see fluxocs(5)).
+ *
+ * Reading.  stream_next() frames one record with its own scanner
+ * before msgpack-c decodes it, so that size, nesting and element-count
+ * limits hold before anything is allocated, and every error names a
+ * byte offset.  End of input between records is the end of the stream;
+ * end of input inside a record is an error.  The record, its decoded
+ * object and its raw bytes stay valid until the next call.  Errors are
+ * sticky: after one, stream_next() keeps failing and stream_error()
+ * says "name: byte N: what".
+ *
+ * Writing.  A writer packs onto a FILE through msgpack-c.  Write
+ * errors are sticky and reported by stream_writer_close(), which also
+ * flushes; callers must check it before exiting 0.
+ */
+#ifndef STREAM_H
+#define STREAM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <msgpack.h>
+
+#define STREAM_FORMAT		"fluxocs"
+#define STREAM_VERSION		1	/* major: readers refuse others */
+#define STREAM_MINOR		0	/* minor: only adds keys/records */
+
+#define STREAM_MAX_RECORD	(16UL << 20)	/* bytes in one record */
+#define STREAM_MAX_DEPTH	16		/* nested containers */
+#define STREAM_MAX_ELEMS	(1UL << 20)	/* items in one container */
+
+struct stream_reader;
+
+struct stream_rec {
+	const msgpack_object	*obj;	/* the map */
+	const char		*type;	/* value of "type", not NUL-ended */
+	size_t			 typelen;
+	const uint8_t		*raw;	/* the record's bytes */
+	size_t			 rawlen;
+	uint64_t		 off;	/* byte offset of the record */
+	uint64_t		 index;	/* 0 for the first record */
+};
+
+struct stream_reader *stream_open(FILE *, const char *);
+void	 stream_set_limits(struct stream_reader *, size_t, unsigned, size_t);
+int	 stream_next(struct stream_reader *, struct stream_rec *);
+const char *stream_error(const struct stream_reader *);
+const char *stream_name(const struct stream_reader *);
+uint64_t stream_offset(const struct stream_reader *);
+void	 stream_close(struct stream_reader *);
+
+int	 stream_rec_is(const struct stream_rec *, const char *);
+
+struct stream_writer;
+
+struct stream_writer *stream_writer(FILE *);
+msgpack_packer *stream_packer(struct stream_writer *);
+void	 stream_write_raw(struct stream_writer *, const void *, size_t);
+int	 stream_writer_close(struct stream_writer *);
+
+/* Packing helpers for map entries: key then value. */
+void	 stream_pack_str(msgpack_packer *, const char *);
+void	 stream_pack_kstr(msgpack_packer *, const char *, const char *);
+void	 stream_pack_ku64(msgpack_packer *, const char *, uint64_t);
+void	 stream_pack_kdbl(msgpack_packer *, const char *, double);
+void	 stream_pack_kbool(msgpack_packer *, const char *, int);
+void	 stream_pack_record(msgpack_packer *, const char *, size_t);
+
+#endif

@@ -1,0 +1,34 @@
+/*
+ * units: exact parsing and human printing of times, sizes and rates.
+ *
+ * Parsers take a decimal number with an optional fraction and a unit
+ * ("10us", "1.5ms", "64MiB", "800Gbps") and store an exact integer:
+ * picoseconds, bytes or bits per second.  They return NULL on success
+ * and a static message on failure (no unit where one is needed, an
+ * unknown unit, a value that is not a whole number of the base unit,
+ * or one that overflows 64 bits).  A bare "0" is accepted everywhere;
+ * a bare number is bytes for sizes and an error for times and rates.
+ *
+ * Printers write into the caller's buffer (UNITS_BUFSZ is enough) and
+ * return it; they round to at most three significant decimals and are
+ * meant for people, never for the stream.
+ */
+#ifndef UNITS_H
+#define UNITS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define UNITS_BUFSZ	32
+
+const char	*units_parse_time(const char *, uint64_t *);
+const char	*units_parse_size(const char *, uint64_t *);
+const char	*units_parse_rate(const char *, uint64_t *);
+const char	*units_parse_count(const char *, uint64_t, uint64_t,
+		    uint64_t *);
+
+char	*units_fmt_time(char *, size_t, uint64_t);
+char	*units_fmt_size(char *, size_t, uint64_t);
+char	*units_fmt_rate(char *, size_t, uint64_t);
+
+#endif
