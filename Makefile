@@ -36,7 +36,7 @@ UNITSRC =	$(wildcard tests/unit/test_*.c)
 PKGS =		gcc make pkg-config libmsgpack-dev liblpsolve55-dev \
 		coinor-libcbc-dev lp-solve coinor-cbc bats bats-assert \
 		bats-support gnuplot-nox libxml2-utils groff-base bsdutils \
-		perl
+		perl jq
 
 B =		build
 BINS =		$(TOOLS:%=$(B)/bin/%)
@@ -103,7 +103,13 @@ $(B)/asan/unit/%: tests/unit/%.c tests/unit/tap.h $(B)/asan/libfluxocs.a
 	$(CC) $(ALL_CFLAGS) $(ASAN_FLAGS) -Itests/unit -o $@ $< \
 	    $(B)/asan/libfluxocs.a $(LIBS)
 
-asan: $(ABINS) $(UNITS)
+$(B)/asan/helpers/%: tests/helpers/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(ASAN_FLAGS) -o $@ $< $(LIBS)
+
+HELPERS =	$(B)/asan/helpers/jsonpack
+
+asan: $(ABINS) $(UNITS) $(HELPERS)
 
 check: deps
 	@$(MAKE) --no-print-directory tools asan

@@ -38,7 +38,11 @@ die(const char *fmt, ...)
 	va_start(ap, fmt);
 	vmsg(fmt, ap);
 	va_end(ap);
-	exit(1);
+	/*
+	 * _exit: buffered output is a partial result and is dropped, and
+	 * memory still held is the kernel's to reclaim.
+	 */
+	_exit(1);
 }
 
 void
@@ -124,5 +128,5 @@ die_if_tty(void)
 	warnmsg("refusing to write a binary stream to a terminal; "
 	    "redirect it to a file or pipe it into another tool, "
 	    "or read it with: | report --dump");
-	exit(2);
+	_exit(2);
 }

@@ -459,6 +459,8 @@ gather(struct build *b, const struct op *m, size_t n)
 			p = &o[m->prev];
 		} else
 			p = &o[d[k]];
+		if (p->ndone == 0)
+			continue;
 		xgrow(&b->scratch, &b->scap, n + p->ndone, sizeof(uint32_t));
 		memcpy(b->scratch + n, b->done + p->done_off,
 		    p->ndone * sizeof(uint32_t));
@@ -481,6 +483,8 @@ uniq(uint32_t *v, size_t n)
 {
 	size_t i, k = 0;
 
+	if (n == 0)
+		return 0;
 	qsort(v, n, sizeof(*v), cmp_u32);
 	for (i = 0; i < n; i++)
 		if (k == 0 || v[k - 1] != v[i])
@@ -507,9 +511,12 @@ add_task(struct build *b, const struct dag_task *t, const uint32_t *dep,
 static void
 set_done(struct build *b, struct op *m, const uint32_t *v, size_t n)
 {
+	m->done_off = b->ndone;
+	m->ndone = 0;
+	if (n == 0)
+		return;
 	xgrow(&b->done, &b->donecap, b->ndone + n, sizeof(*b->done));
 	memcpy(b->done + b->ndone, v, n * sizeof(*v));
-	m->done_off = b->ndone;
 	m->ndone = (uint32_t)n;
 	b->ndone += n;
 }
@@ -653,6 +660,27 @@ write_tasks(struct build *b, msgpack_packer *pk)
 	}
 }
 
+static void
+free_build(struct build *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->ops.n; i++) {
+		free(b->ops.o[i].name);
+		free(b->ops.o[i].group);
+	}
+	for (i = 0; i < b->nnode; i++)
+		free(b->node[i].member);
+	free(b->ops.o);
+	free(b->ops.rawdep);
+	free(b->node);
+	dag_free(&b->dag);
+	free(b->taskop);
+	free(b->taskpart);
+	free(b->done);
+	free(b->scratch);
+}
+
 static const struct option longopts[] = {
 	{ "algorithm",		required_argument, NULL, 'a' },
 	{ "bandwidth",		required_argument, NULL, 'b' },
@@ -774,7 +802,6 @@ main(int argc, char **argv)
 	struct build b;
 	struct net net;
 	uint32_t need;
-	size_t i;
 	int err;
 
 	die_init("dagbuild");
@@ -801,9 +828,6 @@ main(int argc, char **argv)
 	if ((err = stream_writer_close(w)) != 0)
 		die("write error: %s", strerror(err));
 	stream_close(rd);
-	for (i = 0; i < b.ops.n; i++) {
-		free(b.ops.o[i].name);
-		free(b.ops.o[i].group);
-	}
+	free_build(&b);
 	return 0;
 }

@@ -85,12 +85,14 @@ show_workload(struct rec *r)
 {
 	const char *m, *g;
 	size_t ml, gl;
+	uint64_t layers;
 
 	m = rec_str(r, "model", &ml);
 	g = rec_str(r, "gpu", &gl);
-	printf("  workload: %.*s, %llu layers, tp %llu x dp %llu x pp %llu, "
+	layers = rec_u64_or(r, "layers", 0);
+	printf("  workload: %.*s, %llu layer%s, tp %llu x dp %llu x pp %llu, "
 	    "seq %llu, micro-batch %llu x %llu, %.*s at %g%%\n", (int)ml, m,
-	    (unsigned long long)rec_u64_or(r, "layers", 0),
+	    (unsigned long long)layers, layers == 1 ? "" : "s",
 	    (unsigned long long)rec_u64_or(r, "tp", 1),
 	    (unsigned long long)rec_u64_or(r, "dp", 1),
 	    (unsigned long long)rec_u64_or(r, "pp", 1),

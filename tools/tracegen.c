@@ -626,6 +626,26 @@ parse_args(struct cfg *c, int argc, char **argv)
 	}
 }
 
+static void
+free_gen(struct gen *g)
+{
+	uint32_t r, i;
+	size_t k;
+
+	for (r = 0; r < g->ranks; r++) {
+		for (k = 0; k < g->prog[r].n; k++)
+			free(g->prog[r].op[k].name);
+		free(g->prog[r].op);
+	}
+	free(g->prog);
+	for (i = 0; i < g->ngrp; i++) {
+		free(g->grp[i].rank);
+		free(g->grp[i].coll);
+		free(g->grp[i].seq);
+	}
+	free(g->grp);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -645,5 +665,6 @@ main(int argc, char **argv)
 	write_all(w, &g, argc - 1, argv + 1);
 	if ((err = stream_writer_close(w)) != 0)
 		die("write error: %s", strerror(err));
+	free_gen(&g);
 	return 0;
 }

@@ -1,0 +1,44 @@
+# Shared prelude of the bats suites: load it with `load helpers`.
+# Tools come from $FLUXOCS_BIN (the sanitizer build by default); the
+# test helpers (jsonpack) from build/asan/helpers.  Each test runs in
+# its own temporary directory, $T.
+
+load '/usr/lib/bats/bats-support/load'
+load '/usr/lib/bats/bats-assert/load'
+
+TOP=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
+BIN=${FLUXOCS_BIN:-$TOP/build/asan/bin}
+FLUXOCS_RELBIN=${FLUXOCS_RELBIN:-$TOP/build/bin}
+PATH="$BIN:$TOP/build/asan/helpers:$PATH"
+DATA=$TOP/tests/data
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:exitcode=99}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1:exitcode=99}
+
+setup() {
+	T=$(mktemp -d)
+	cd "$T" || return 1
+}
+
+teardown() {
+	cd / && rm -rf "$T"
+}
+
+# dump FILE: the records of a stream as JSON lines.
+dump() {
+	report --dump "$1"
+}
+
+# records FILE TYPE: the records of one type, as JSON lines.
+records() {
+	report --dump "$1" | jq -c "select(.type == \"$2\")"
+}
+
+# header LINE...: a valid header record as a JSON line, then the rest.
+hdr() {
+	echo '{"type":"header","format":"fluxocs","version":1,"minor":0,"tool":"test","args":[]}'
+}
+
+# mk FILE: write stdin (JSON lines) as a msgpack stream to FILE.
+mk() {
+	jsonpack > "$1"
+}

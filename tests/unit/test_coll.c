@@ -1,0 +1,167 @@
+/*
+ * Unit tests of lib/coll: transfer counts, sizes, bytes conserved and
+ * dependencies for every collective and algorithm.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "coll.h"
+#include "tap.h"
+
+static uint64_t
+total(const struct coll_plan *p)
+{
+	uint64_t b = 0;
+	size_t i;
+
+	for (i = 0; i < p->n; i++)
+		b += p->x[i].bytes;
+	return b;
+}
+
+static int
+all_bytes(const struct coll_plan *p, uint64_t want)
+{
+	size_t i;
+
+	for (i = 0; i < p->n; i++)
+		if (p->x[i].bytes != want)
+			return 0;
+	return 1;
+}
+
+/* Every dependency is an earlier transfer that arrives at our source. */
+static int
+deps_ok(const struct coll_plan *p)
+{
+	size_t i, j;
+
+	for (i = 0; i < p->n; i++)
+		for (j = 0; j < p->x[i].ndep; j++) {
+			uint32_t d = p->dep[p->x[i].dep_off + j];
+
+			if (d >= i || p->x[d].dst != p->x[i].src)
+				return 0;
+		}
+	return 1;
+}
+
+static size_t
+finals(const struct coll_plan *p, uint32_t rank)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < p->n; i++)
+		n += p->x[i].final && p->x[i].dst == rank;
+	return n;
+}
+
+static void
+ring_allreduce(void)
+{
+	struct coll_plan p;
+	const uint64_t S = 33554432ULL;
+
+	coll_init(&p);
+	ok(coll_expand(&p, COLL_ALLREDUCE, COLL_RING, 4, S) == 0,
+	    "ring all-reduce over 4 expands");
+	ok(p.n == 24, "ring all-reduce over 4 ranks is 24 transfers (%zu)",
+	    p.n);
+	ok(all_bytes(&p, S / 4), "each carries S/4");
+	ok(p.x[p.n - 1].step == 5, "in 2(N-1) = 6 steps");
+	ok(deps_ok(&p), "each step waits for a receive at its source");
+	ok(p.x[0].ndep == 0 && p.x[4].ndep == 1 && p.dep[p.x[4].dep_off] ==
+	    3, "rank 0's step 1 waits for rank 3's step 0 send");
+	ok(finals(&p, 2) == 1, "one final receive per rank");
+	coll_free(&p);
+
+	ok(coll_expand(&p, COLL_ALLREDUCE, COLL_RING, 2, 1000) == 0 &&
+	    p.n == 4 && all_bytes(&p, 500), "N=2: two steps of S/2 each way");
+	coll_free(&p);
+	ok(coll_expand(&p, COLL_ALLREDUCE, COLL_RING, 3, 10) == 0 &&
+	    total(&p) == 2 * 2 * 10, "uneven chunks: 2(N-1) x S bytes in "
+	    "all (%llu)", (unsigned long long)total(&p));
+	coll_free(&p);
+	ok(coll_expand(&p, COLL_ALLREDUCE, COLL_RING, 1, 10) == 0 && p.n == 0,
+	    "a group of one moves nothing");
+	coll_free(&p);
+}
+
+static void
+other_kinds(void)
+{
+	struct coll_plan p;
+
+	coll_init(&p);
+	ok(coll_expand(&p, COLL_ALLGATHER, COLL_RING, 4, 4000) == 0 &&
+	    p.n == 12 && all_bytes(&p, 1000) && deps_ok(&p),
+	    "ring all-gather: N(N-1) transfers of S/N");
+	coll_free(&p);
+	ok(coll_expand(&p, COLL_REDUCESCATTER, COLL_RING, 4, 4000) == 0 &&
+	    p.n == 12 && all_bytes(&p, 1000), "ring reduce-scatter: N(N-1) "
+	    "transfers of S/N");
+	coll_free(&p);
+	ok(coll_expand(&p, COLL_ALLTOALL, COLL_RING, 4, 4000) == 0 &&
+	    p.n == 12 && all_bytes(&p, 1000) && finals(&p, 1) == 3,
+	    "all-to-all is direct whatever the algorithm");
+	coll_free(&p);
+}
+
+static void
+halving_doubling(void)
+{
+	struct coll_plan p;
+	size_t i;
+	int sizes = 1, partners = 1;
+	const uint64_t want[] = { 4000, 2000, 1000, 1000, 2000, 4000 };
+
+	coll_init(&p);
+	ok(coll_expand(&p, COLL_ALLREDUCE, COLL_HD, 8, 8000) == 0,
+	    "halving-doubling over 8 expands");
+	ok(p.n == 6 * 8, "2 log2 N = 6 steps of N transfers (%zu)", p.n);
+	for (i = 0; i < p.n; i++) {
+		uint32_t step = p.x[i].step, bit;
+
+		bit = step < 3 ? step : 5 - step;
+		sizes &= p.x[i].bytes == want[step];
+		partners &= p.x[i].dst == (p.x[i].src ^ (1U << bit));
+	}
+	ok(sizes, "messages S/2, S/4, S/8, then back up");
+	ok(partners, "partners r^1, r^2, r^4, then r^4, r^2, r^1");
+	ok(deps_ok(&p), "each step waits for the previous receive");
+	coll_free(&p);
+	ok(coll_expand(&p, COLL_ALLREDUCE, COLL_HD, 6, 600) == -2,
+	    "halving-doubling refuses 6 ranks");
+	coll_free(&p);
+	ok(coll_expand(&p, COLL_ALLGATHER, COLL_HD, 4, 400) == 0 &&
+	    p.n == 8 && total(&p) == 4 * 300, "hd all-gather: each rank "
+	    "receives S - S/N");
+	coll_free(&p);
+}
+
+static void
+direct(void)
+{
+	struct coll_plan p;
+
+	coll_init(&p);
+	ok(coll_expand(&p, COLL_ALLREDUCE, COLL_DIRECT, 4, 4000) == 0 &&
+	    p.n == 24 && all_bytes(&p, 1000), "direct all-reduce: 2 N(N-1) "
+	    "transfers of S/N");
+	ok(deps_ok(&p) && p.x[12].ndep == 3, "the all-gather half waits for "
+	    "all N-1 receives");
+	ok(finals(&p, 0) == 3, "N-1 final receives per rank");
+	coll_free(&p);
+}
+
+int
+main(void)
+{
+	ring_allreduce();
+	other_kinds();
+	halving_doubling();
+	direct();
+	ok(coll_chunk(10, 3, 0) == 4 && coll_chunk(10, 3, 2) == 3,
+	    "chunks of 10 over 3: 4, 3, 3");
+	return tap_done();
+}
