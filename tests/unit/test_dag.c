@@ -1,0 +1,75 @@
+/* Unit tests of lib/dag and lib/heap: order, cycles, stability. */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "dag.h"
+#include "heap.h"
+#include "tap.h"
+
+static void
+heap_order(void)
+{
+	struct heap h;
+	struct heap_item it;
+	uint64_t prev_key = 0, prev_seq = 0, i;
+	int sorted = 1;
+	size_t n = 0;
+
+	heap_init(&h);
+	for (i = 0; i < 1000; i++)
+		heap_push(&h, (i * 7919) % 97, i, i);
+	while (heap_pop(&h, &it)) {
+		if (n > 0 && (it.key < prev_key || (it.key == prev_key &&
+		    it.seq < prev_seq)))
+			sorted = 0;
+		prev_key = it.key;
+		prev_seq = it.seq;
+		n++;
+	}
+	ok(sorted && n == 1000, "heap pops by key, then by sequence");
+	ok(heap_peek(&h) == NULL && !heap_pop(&h, &it), "empty heap");
+	heap_free(&h);
+}
+
+static void
+toposort(void)
+{
+	/* 0 <- 2, 1 <- 0, 3 <- 1 2 */
+	size_t off[] = { 0, 1, 2, 2, 4 };
+	uint32_t adj[] = { 2, 0, 1, 2 }, order[4];
+	size_t cyc = 99;
+	/* cycle: 0 <- 1, 1 <- 0, 2 free */
+	size_t coff[] = { 0, 1, 2, 2 };
+	uint32_t cadj[] = { 1, 0 };
+
+	ok(dag_toposort(4, off, adj, order, &cyc) == 0 && order[0] == 2 &&
+	    order[1] == 0 && order[2] == 1 && order[3] == 3,
+	    "stable topological order");
+	ok(dag_toposort(3, coff, cadj, order, &cyc) == -1 && cyc <= 1,
+	    "a cycle is found and a node on it named (%zu)", cyc);
+}
+
+static void
+add_rules(void)
+{
+	struct dag d;
+	struct dag_task t = { .kind = DAG_COMPUTE, .amount = 5 };
+	uint32_t dep[] = { 0 }, self[] = { 2 };
+
+	dag_init(&d);
+	ok(dag_add(&d, &t, NULL, 0) == 0, "a task without dependencies");
+	ok(dag_add(&d, &t, dep, 1) == 0, "a task on an earlier one");
+	ok(dag_add(&d, &t, self, 1) != 0 && d.n == 2, "refuses a task that "
+	    "depends on itself");
+	ok(d.n == 2 && dag_deps(&d, 1)[0] == 0, "deps stored");
+	dag_free(&d);
+}
+
+int
+main(void)
+{
+	heap_order();
+	toposort();
+	add_rules();
+	return tap_done();
+}
