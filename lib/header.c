@@ -25,9 +25,10 @@ header_write(struct stream_writer *w, const char *tool, int argc,
 		stream_pack_str(pk, argv[i]);
 }
 
-static int
-check(struct stream_reader *rd, const struct stream_rec *sr, char *err,
-    size_t n)
+/* Check that a header record names our format and major version. */
+int
+header_check(struct stream_reader *rd, const struct stream_rec *sr,
+    char *err, size_t n)
 {
 	struct rec r;
 	const char *fmt;
@@ -65,7 +66,7 @@ header_pass(struct stream_reader *rd, struct stream_writer *w,
 	while ((rc = stream_next(rd, sr)) > 0) {
 		if (!stream_rec_is(sr, "header"))
 			break;
-		if (check(rd, sr, err, n) != 0)
+		if (header_check(rd, sr, err, n) != 0)
 			return -1;
 		stream_write_raw(w, sr->raw, sr->rawlen);
 		seen++;

@@ -19,6 +19,8 @@
 
 void	 header_write(struct stream_writer *, const char *, int,
 	    char *const *);
+int	 header_check(struct stream_reader *, const struct stream_rec *,
+	    char *, size_t);
 int	 header_pass(struct stream_reader *, struct stream_writer *,
 	    struct stream_rec *, const char *, int, char *const *, char *,
 	    size_t);

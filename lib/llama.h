@@ -1,7 +1,7 @@
 /*
  * llama: the Llama 3 8B model and a roofline cost model for its ops.
  *
- * Shapes come from Meta-Llama-3-8B's config (see fluxocs(7)).  A cost
+ * Shapes come from Meta-Llama-3-8B's config (see tracegen(1)).  A cost
  * is the FLOPs and HBM bytes of one op on one tensor-parallel rank,
  * and its roofline time: the sum over its GEMMs (and the attention
  * core) of max(FLOPs / (peak * eff), bytes / (HBM * eff)).  Elementwise

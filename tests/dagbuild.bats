@@ -31,12 +31,12 @@ tasks() {
 	assert_output '[24,[1000]]'
 }
 
-@test "dagbuild: ring step k+1 of a rank waits for its receive in step k" {
+@test "dagbuild: ring step k+1 of a rank waits for its receive in step k and its own inputs" {
 	ar4 4000
 	dagbuild < ops.mp > dag.mp
 	# tasks 4..27: step k, sender r is task 4 + 4k + r
 	run bash -c "report --dump dag.mp | jq -c 'select(.type == \"task\" and .id == 9) | [.src, .dst, .deps]'"
-	assert_output '[1,2,[4]]'
+	assert_output '[1,2,[1,4]]'
 	run bash -c "report --dump dag.mp | jq -c 'select(.type == \"task\" and .id == 4) | [.src, .dst, .deps]'"
 	assert_output '[0,1,[0]]'
 }
@@ -61,7 +61,7 @@ tasks() {
 	ar4 4000
 	dagbuild -a direct < ops.mp > dag.mp
 	run bash -c "report --dump dag.mp | jq -s -c '[.[] | select(.type == \"task\" and .kind == \"transfer\")] | [length, (map(.bytes) | unique), (map(.deps | length) | unique)]'"
-	assert_output '[24,[1000],[1,3]]'
+	assert_output '[24,[1000],[1,4]]'
 }
 
 @test "dagbuild: halving-doubling refuses a group that is not a power of two" {

@@ -73,3 +73,19 @@ load helpers
 	assert_failure 1
 	assert_output --partial 'report: write error'
 }
+
+@test "report: the summary refuses an unknown major version; --dump shows it" {
+	echo '{"type":"header","format":"fluxocs","version":9,"tool":"x"}' | mk v.mp
+	run report v.mp
+	assert_failure 1
+	assert_output --partial 'stream format version 9 is not supported'
+	run report --dump v.mp
+	assert_success
+}
+
+@test "report: a failing later file keeps the output of earlier ones" {
+	run bash -c "report '$DATA/dagbuild-l1-t2-d2.msgpack' nosuch.mp > out.txt"
+	assert_failure 1
+	run head -1 out.txt
+	assert_output "stream: $DATA/dagbuild-l1-t2-d2.msgpack"
+}

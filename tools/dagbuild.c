@@ -554,7 +554,7 @@ expand_coll(struct build *b, const struct node *nd, struct coll_plan *pl)
 {
 	struct op *o = b->ops.o, *f = &o[nd->member[0]];
 	uint32_t base = (uint32_t)b->dag.n, q, *fin;
-	size_t i, n, nf;
+	size_t i, k, n, nf;
 	int rc;
 
 	coll_free(pl);
@@ -572,13 +572,15 @@ expand_coll(struct build *b, const struct node *nd, struct coll_plan *pl)
 		    .dst = f->group[x->dst], .amount = x->bytes,
 		    .step = src->step };
 
-		if (x->ndep == 0)
-			n = uniq(b->scratch, gather(b, src, 0));
-		else {
-			xgrow(&b->scratch, &b->scap, x->ndep, sizeof(uint32_t));
-			for (n = 0; n < x->ndep; n++)
-				b->scratch[n] = base + pl->dep[x->dep_off + n];
-		}
+		/*
+		 * Every send of a rank also waits for the rank's own
+		 * inputs: a reduction combines them with what arrived.
+		 */
+		n = gather(b, src, 0);
+		xgrow(&b->scratch, &b->scap, n + x->ndep, sizeof(uint32_t));
+		for (k = 0; k < x->ndep; k++)
+			b->scratch[n++] = base + pl->dep[x->dep_off + k];
+		n = uniq(b->scratch, n);
 		add_task(b, &t, b->scratch, n, nd->member[x->src],
 		    (int32_t)x->step);
 	}

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "die.h"
+#include "header.h"
 #include "json.h"
 #include "net.h"
 #include "rec.h"
@@ -125,12 +126,16 @@ summary(struct stream_reader *rd)
 	struct stream_rec sr;
 	struct rec r;
 	size_t nt = 0, i;
+	char err[400];
 	int rc;
 
 	printf("stream: %s\n", stream_name(rd));
 	while ((rc = stream_next(rd, &sr)) > 0) {
 		count(t, &nt, &sr);
 		rec_init(&r, &sr, stream_name(rd));
+		if (stream_rec_is(&sr, "header") &&
+		    header_check(rd, &sr, err, sizeof(err)) != 0)
+			die("%s", err);
 		if (stream_rec_is(&sr, "header"))
 			show_header(&r);
 		else if (stream_rec_is(&sr, "workload"))
@@ -168,6 +173,7 @@ one(const char *path, int dumping)
 	stream_close(rd);
 	if (fp != stdin)
 		fclose(fp);
+	fflush(stdout);		/* a later failure keeps this file's output */
 }
 
 int

@@ -232,7 +232,7 @@ set_prefix(struct gen *g, uint32_t m)
 		snprintf(g->prefix, sizeof(g->prefix), "s%u.m%u.", g->step, m);
 }
 
-static void
+static uint32_t
 forward(struct gen *g, uint32_t m)
 {
 	const struct cfg *c = &g->c;
@@ -266,6 +266,7 @@ forward(struct gen *g, uint32_t m)
 	if (g->p < c->pp - 1)
 		p2p(g, OP_SEND, "act.send", rank_of(c, g->p + 1, g->d, g->t),
 		    tag_of(g, m, 0), chain);
+	return chain;
 }
 
 /* The gradient all-reduce of a block, after its last backward. */
@@ -280,11 +281,17 @@ grad_ar(struct gen *g, const char *name, uint64_t params, uint32_t dep,
 		ends[(*nends)++] = id;
 }
 
+/*
+ * The backward of micro-batch m.  On the last stage it starts from the
+ * end of that micro-batch's forward (the loss); elsewhere from the
+ * gradient received from the next stage.
+ */
 static void
-backward(struct gen *g, uint32_t m, uint32_t *ends, uint32_t *nends)
+backward(struct gen *g, uint32_t m, uint32_t fwd_end, uint32_t *ends,
+    uint32_t *nends)
 {
 	const struct cfg *c = &g->c;
-	uint32_t chain = NONE, l, per = c->layers / c->pp, w;
+	uint32_t chain = fwd_end, l, per = c->layers / c->pp, w;
 	int last = m == c->mbs - 1;
 	char nm[48];
 
@@ -346,19 +353,24 @@ one_step(struct gen *g)
 {
 	const struct cfg *c = &g->c;
 	struct prog *pr = &g->prog[g->r];
-	uint32_t warm, m, ends[MAXDEP], nends = 0, opt;
+	uint32_t warm, m, ends[MAXDEP], nends = 0, opt, *fwd_end;
 	struct gop o = { .kind = OP_COMPUTE };
+	int last = g->p == c->pp - 1;
 
 	warm = c->pp - g->p - 1;
 	if (warm > c->mbs)
 		warm = c->mbs;
+	fwd_end = xcalloc(c->mbs, sizeof(*fwd_end));
 	for (m = 0; m < c->mbs; m++) {
-		forward(g, m);
+		fwd_end[m] = forward(g, m);
 		if (m >= warm)
-			backward(g, m - warm, ends, &nends);
+			backward(g, m - warm, last ? fwd_end[m - warm] : NONE,
+			    ends, &nends);
 	}
 	for (m = c->mbs - warm; m < c->mbs; m++)
-		backward(g, m, ends, &nends);
+		backward(g, m, last ? fwd_end[m] : NONE, ends, &nends);
+	free(fwd_end);
+	g->prefix[0] = '\0';
 	if (c->steps > 1)
 		snprintf(g->prefix, sizeof(g->prefix), "s%u.", g->step);
 	if (c->optimizer) {

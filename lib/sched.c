@@ -1,0 +1,354 @@
+/* sched: schedules as records, and their validation. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "net.h"
+#include "rec.h"
+#include "sched.h"
+#include "stream.h"
+
+const char *const sched_fwds[] = { "direct", "vlb", NULL };
+
+void
+sched_init(struct schedule *s)
+{
+	memset(s, 0, sizeof(*s));
+}
+
+void
+sched_free(struct schedule *s)
+{
+	free(s->c);
+	free(s->p);
+	sched_init(s);
+}
+
+static int
+grow(void **p, size_t *cap, size_t need, size_t sz)
+{
+	size_t c = *cap ? *cap : 64;
+	void *np;
+
+	if (need <= *cap)
+		return 0;
+	while (c < need)
+		c *= 2;
+	if (c > SIZE_MAX / sz || (np = realloc(*p, c * sz)) == NULL)
+		return -1;
+	*p = np;
+	*cap = c;
+	return 0;
+}
+
+int
+sched_read_schedule(struct rec *r, struct schedule *s)
+{
+	const char *name;
+	size_t len;
+
+	if (s->present) {
+		rec_fail(r, "a second schedule record");
+		return -1;
+	}
+	name = rec_str(r, "scheduler", &len);
+	s->periodic = rec_bool_or(r, "periodic", 0);
+	s->period = s->periodic ? rec_u64(r, "period_ps") : 0;
+	s->forwarding = rec_enum_or(r, "forwarding", sched_fwds, SCHED_DIRECT);
+	s->vlb_cap = rec_u64_or(r, "vlb_cap_bytes", 0);
+	if (!rec_failed(r) && s->periodic && s->period == 0)
+		rec_fail(r, "key \"period_ps\": must be positive");
+	if (rec_failed(r))
+		return -1;
+	snprintf(s->scheduler, sizeof(s->scheduler), "%.*s",
+	    (int)(len < sizeof(s->scheduler) ? len : sizeof(s->scheduler) - 1),
+	    name);
+	s->present = 1;
+	return 0;
+}
+
+int
+sched_add_circuit(struct schedule *s, uint32_t sw, uint32_t a, uint32_t b,
+    uint64_t from, uint64_t to)
+{
+	if (grow((void **)&s->c, &s->ccap, s->nc + 1, sizeof(*s->c)) != 0)
+		return -1;
+	s->c[s->nc++] = (struct circuit){ sw, a < b ? a : b, a < b ? b : a,
+	    from, to };
+	return 0;
+}
+
+int
+sched_read_circuit(struct rec *r, struct schedule *s, const struct net *n)
+{
+	uint64_t sw, a, b, from, to;
+
+	sw = rec_u64(r, "switch");
+	a = rec_u64(r, "a");
+	b = rec_u64(r, "b");
+	from = rec_u64(r, "from_ps");
+	to = rec_u64_or(r, "to_ps", SCHED_FOREVER);
+	if (rec_failed(r))
+		return -1;
+	if (sw >= n->switches)
+		rec_fail(r, "switch %llu out of range (the net has %u)",
+		    (unsigned long long)sw, n->switches);
+	else if (a >= n->gpus || b >= n->gpus)
+		rec_fail(r, "GPU out of range (the net has %u)", n->gpus);
+	else if (a == b)
+		rec_fail(r, "circuit joins GPU %llu to itself",
+		    (unsigned long long)a);
+	else if (from >= to)
+		rec_fail(r, "from_ps %llu is not before to_ps %llu",
+		    (unsigned long long)from, (unsigned long long)to);
+	if (rec_failed(r))
+		return -1;
+	if (sched_add_circuit(s, (uint32_t)sw, (uint32_t)a, (uint32_t)b,
+	    from, to) != 0) {
+		rec_fail(r, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+int
+sched_read_plan(struct rec *r, struct schedule *s, const struct net *n)
+{
+	struct plan p;
+
+	p.task = (uint32_t)rec_u64_max(r, "task", UINT32_MAX - 1);
+	p.sw = (uint32_t)rec_u64(r, "switch");
+	p.start = rec_u64_or(r, "start_ps", 0);
+	if (!rec_failed(r) && p.sw >= n->switches)
+		rec_fail(r, "switch %u out of range (the net has %u)", p.sw,
+		    n->switches);
+	if (rec_failed(r))
+		return -1;
+	if (grow((void **)&s->p, &s->pcap, s->np + 1, sizeof(*s->p)) != 0) {
+		rec_fail(r, "out of memory");
+		return -1;
+	}
+	s->p[s->np++] = p;
+	return 0;
+}
+
+void
+sched_write_schedule(msgpack_packer *pk, const struct schedule *s)
+{
+	size_t n = 4 + (s->periodic != 0) + (s->vlb_cap != 0);
+
+	stream_pack_record(pk, "schedule", n);
+	stream_pack_kstr(pk, "scheduler", s->scheduler);
+	stream_pack_kbool(pk, "periodic", s->periodic);
+	if (s->periodic)
+		stream_pack_ku64(pk, "period_ps", s->period);
+	stream_pack_kstr(pk, "forwarding", sched_fwds[s->forwarding]);
+	if (s->vlb_cap != 0)
+		stream_pack_ku64(pk, "vlb_cap_bytes", s->vlb_cap);
+}
+
+void
+sched_write_circuit(msgpack_packer *pk, const struct circuit *c)
+{
+	stream_pack_record(pk, "circuit", c->to == SCHED_FOREVER ? 5 : 6);
+	stream_pack_ku64(pk, "switch", c->sw);
+	stream_pack_ku64(pk, "a", c->a);
+	stream_pack_ku64(pk, "b", c->b);
+	stream_pack_ku64(pk, "from_ps", c->from);
+	if (c->to != SCHED_FOREVER)
+		stream_pack_ku64(pk, "to_ps", c->to);
+}
+
+void
+sched_write_plan(msgpack_packer *pk, const struct plan *p)
+{
+	stream_pack_record(pk, "plan", 4);
+	stream_pack_ku64(pk, "task", p->task);
+	stream_pack_ku64(pk, "switch", p->sw);
+	stream_pack_ku64(pk, "start_ps", p->start);
+}
+
+static int
+cmp_circuit(const void *x, const void *y)
+{
+	const struct circuit *p = x, *q = y;
+
+	if (p->sw != q->sw)
+		return p->sw < q->sw ? -1 : 1;
+	if (p->from != q->from)
+		return p->from < q->from ? -1 : 1;
+	if (p->a != q->a)
+		return p->a < q->a ? -1 : 1;
+	return p->b < q->b ? -1 : p->b > q->b;
+}
+
+/* One port's use of a switch: a circuit index and the port's partner. */
+struct use {
+	uint32_t	port, partner;
+	size_t		c;
+};
+
+static int
+cmp_use(const void *x, const void *y)
+{
+	const struct use *p = x, *q = y;
+
+	if (p->port != q->port)
+		return p->port < q->port ? -1 : 1;
+	return p->c < q->c ? -1 : p->c > q->c;
+}
+
+static void
+say(char *err, size_t n, const struct circuit *c, const char *what,
+    unsigned long long x, unsigned long long y)
+{
+	char buf[160];
+
+	snprintf(buf, sizeof(buf), what, x, y);
+	snprintf(err, n, "circuit %u-%u on switch %u from %llu ps: %s",
+	    c->a, c->b, c->sw, (unsigned long long)c->from, buf);
+}
+
+/*
+ * Check the uses of one port (sorted by start): no overlap, and tau
+ * of dark time before a circuit whose partner differs from the one
+ * before (cyclically for a periodic schedule).  Marks the circuits
+ * that change a partner in chg[].
+ */
+static int
+check_port(const struct schedule *s, const struct net *n,
+    const struct use *u, size_t k, unsigned char *chg, char *err,
+    size_t len)
+{
+	const struct circuit *c = s->c;
+	size_t i;
+
+	for (i = 0; i < k; i++) {
+		const struct circuit *cur = &c[u[i].c], *prev;
+		uint64_t end, start = cur->from;
+
+		if (i == 0 && !s->periodic)
+			continue;
+		prev = &c[u[i == 0 ? k - 1 : i - 1].c];
+		end = prev->to;
+		if (i == 0) {		/* wrap: the previous period */
+			if (k == 1 && prev->to - prev->from >= s->period &&
+			    prev->from == 0)
+				continue;
+			start += s->period;
+		}
+		if (end > start) {
+			say(err, len, cur, "port %llu is still in a circuit "
+			    "until %llu ps", u[i].port, end);
+			return -1;
+		}
+		if (u[i].partner == u[i == 0 ? k - 1 : i - 1].partner)
+			continue;
+		chg[u[i].c] = 1;
+		if (n->model == NET_PORT && start - end < n->reconfig_ps) {
+			say(err, len, cur, "port %llu changes partner only "
+			    "%llu ps after its previous circuit ends",
+			    u[i].port, start - end);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Switch model: before every change at time t the whole switch is dark
+ * in [t - tau, t).  cs[0..k) are the switch's circuits by start.
+ */
+static int
+check_allstop(const struct schedule *s, const struct net *n,
+    const struct circuit *cs, size_t k, const unsigned char *chg,
+    char *err, size_t len)
+{
+	size_t i, j;
+
+	for (i = 0; i < k; i++) {
+		uint64_t t = cs[i].from, lo;
+
+		if (!chg[i] || n->reconfig_ps == 0)
+			continue;
+		for (j = 0; j < k; j++) {
+			uint64_t f = cs[j].from, e = cs[j].to;
+			int overlap;
+
+			if (t >= n->reconfig_ps) {
+				lo = t - n->reconfig_ps;
+				overlap = f < t && e > lo;
+			} else
+				overlap = f < t || (s->periodic &&
+				    e > s->period + t - n->reconfig_ps);
+			if (overlap)
+				break;
+		}
+		if (j < k) {
+			say(err, len, &cs[i], "the switch changes its "
+			    "matching while circuit %llu-%llu is up within "
+			    "the reconfiguration time before it", cs[j].a,
+			    cs[j].b);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int
+check_switch(const struct schedule *s, const struct net *n, size_t lo,
+    size_t hi, char *err, size_t len)
+{
+	struct use *u;
+	unsigned char *chg;
+	size_t i, k = 0, j;
+	int rc = 0;
+
+	u = malloc(2 * (hi - lo) * sizeof(*u) + 1);
+	chg = calloc(s->nc + 1, 1);
+	if (u == NULL || chg == NULL) {
+		free(u);
+		free(chg);
+		snprintf(err, len, "out of memory");
+		return -1;
+	}
+	for (i = lo; i < hi; i++) {
+		u[k++] = (struct use){ s->c[i].a, s->c[i].b, i };
+		u[k++] = (struct use){ s->c[i].b, s->c[i].a, i };
+	}
+	qsort(u, k, sizeof(*u), cmp_use);
+	for (i = 0; i < k && rc == 0; i = j) {
+		for (j = i; j < k && u[j].port == u[i].port; j++)
+			;
+		rc = check_port(s, n, u + i, j - i, chg, err, len);
+	}
+	if (rc == 0 && n->model == NET_SWITCH)
+		rc = check_allstop(s, n, s->c + lo, hi - lo, chg + lo, err,
+		    len);
+	free(u);
+	free(chg);
+	return rc;
+}
+
+int
+sched_check(struct schedule *s, const struct net *n, char *err, size_t len)
+{
+	size_t i, j;
+
+	if (s->nc > 0)
+		qsort(s->c, s->nc, sizeof(*s->c), cmp_circuit);
+	for (i = 0; i < s->nc; i++)
+		if (s->periodic && s->c[i].to > s->period) {
+			say(err, len, &s->c[i], "ends at %llu ps, after the "
+			    "period of %llu ps", s->c[i].to, s->period);
+			return -1;
+		}
+	for (i = 0; i < s->nc; i = j) {
+		for (j = i; j < s->nc && s->c[j].sw == s->c[i].sw; j++)
+			;
+		if (check_switch(s, n, i, j, err, len) != 0)
+			return -1;
+	}
+	return 0;
+}

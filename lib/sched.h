@@ -1,0 +1,65 @@
+/*
+ * sched: schedules as records (fluxocs(5): schedule, circuit, plan)
+ * and their validation against the network's reconfiguration model.
+ *
+ * A schedule is a set of circuits, each {a, b} on one switch, usable in
+ * [from_ps, to_ps); a periodic schedule gives one period and repeats.
+ * Plans pin transfers to a switch, in start order per directed pair.
+ * The struct owns its arrays.  Readers report through the record's
+ * sticky error; sched_check() sorts the circuits by (switch, from, a)
+ * and names the first violation in the caller's buffer.
+ */
+#ifndef SCHED_H
+#define SCHED_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <msgpack.h>
+
+#include "net.h"
+#include "rec.h"
+
+#define SCHED_FOREVER	UINT64_MAX
+
+enum sched_fwd { SCHED_DIRECT, SCHED_VLB };
+
+struct circuit {
+	uint32_t	sw, a, b;	/* a < b */
+	uint64_t	from, to;
+};
+
+struct plan {
+	uint32_t	task, sw;
+	uint64_t	start;
+};
+
+struct schedule {
+	char		 scheduler[32];
+	int		 present;	/* a schedule record was read */
+	int		 periodic;
+	uint64_t	 period;
+	int		 forwarding;
+	uint64_t	 vlb_cap;
+	struct circuit	*c;
+	size_t		 nc, ccap;
+	struct plan	*p;
+	size_t		 np, pcap;
+};
+
+extern const char *const sched_fwds[];
+
+void	sched_init(struct schedule *);
+void	sched_free(struct schedule *);
+int	sched_read_schedule(struct rec *, struct schedule *);
+int	sched_read_circuit(struct rec *, struct schedule *,
+	    const struct net *);
+int	sched_read_plan(struct rec *, struct schedule *, const struct net *);
+int	sched_add_circuit(struct schedule *, uint32_t, uint32_t, uint32_t,
+	    uint64_t, uint64_t);
+void	sched_write_schedule(msgpack_packer *, const struct schedule *);
+void	sched_write_circuit(msgpack_packer *, const struct circuit *);
+void	sched_write_plan(msgpack_packer *, const struct plan *);
+int	sched_check(struct schedule *, const struct net *, char *, size_t);
+
+#endif

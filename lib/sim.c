@@ -1,0 +1,1191 @@
+/* sim: the discrete-event simulator of GPUs, NICs and optical switches. */
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "dag.h"
+#include "heap.h"
+#include "net.h"
+#include "sched.h"
+#include "sim.h"
+
+const char *const sim_fabrics[] = { "schedule", "ideal", "static", NULL };
+
+typedef unsigned __int128 u128;
+
+#define NONE		UINT32_MAX
+#define PS_PER_S	1000000000000ULL
+#define WORK_BYTE	((u128)8 * PS_PER_S)	/* work units in one byte */
+
+enum ev { EV_COMPUTE, EV_FLOW, EV_ARRIVE, EV_UP, EV_DOWN };
+
+/* Bytes of one transfer, or part of one, moving over one hop. */
+struct seg {
+	uint32_t	task;
+	uint32_t	next;
+	uint64_t	bytes;
+};
+
+struct flow {
+	uint32_t	seg;
+	uint32_t	pair;
+	int32_t		sw;		/* planned switch, or -1 */
+	uint32_t	ver;
+	uint64_t	rate;		/* bit/s */
+	uint64_t	t0;		/* time of the last update */
+	u128		work;		/* bits x 10^12 still to send */
+	uint32_t	gprev, gnext;	/* the sender's active flows */
+	uint32_t	pos[2];		/* ideal: places in the port lists */
+	uint32_t	mark;
+	uint64_t	nrate;		/* ideal: rate being computed */
+	uint8_t		live;
+};
+
+struct pair {
+	uint32_t	src, dst;
+	uint32_t	qhead, qtail;	/* unplanned segments, FIFO */
+	uint32_t	flow;		/* the unplanned flow, or NONE */
+	uint32_t	up;		/* switches with the circuit up */
+	uint32_t	pbusy;		/* of those, running a planned flow */
+	uint32_t	pq;		/* first plan queue (one per switch) */
+};
+
+struct pqueue {
+	uint32_t	off, n, head;	/* into plan order */
+	uint32_t	flow;
+};
+
+struct port {
+	uint32_t	*f;
+	uint32_t	 n, cap;
+	uint64_t	 cap_bps;	/* water-filling */
+	uint32_t	 cnt, mark;
+};
+
+struct gpu {
+	uint32_t	off, n, next;	/* compute tasks in order */
+	int		busy;
+	uint64_t	free_at;
+	uint64_t	ready_bytes, sent_bytes;
+	uint32_t	flows;		/* head of active flow list */
+};
+
+struct sim {
+	const struct dag	*d;
+	const struct net	*net;
+	const struct schedule	*sc;
+	const struct sim_opts	*opt;
+	struct sim_out		*out;
+	char			*err;
+	size_t			 errlen;
+	int			 ideal;
+	uint64_t		 now, seq;
+	struct heap		 h;
+	/* tasks */
+	uint32_t		*pending, *succ, *comp, *plan_of;
+	size_t			*succ_off;
+	uint8_t			*ready;
+	uint64_t		*left;		/* transfer bytes undelivered */
+	size_t			 done;
+	struct gpu		*g;
+	/* transfers */
+	struct seg		*seg;
+	size_t			 nseg, segcap;
+	uint32_t		 segfree;
+	struct flow		*fl;
+	size_t			 nfl, flcap;
+	uint32_t		 flfree;
+	uint32_t		 moving;	/* flows with a positive rate */
+	struct pair		*pr;
+	size_t			 npr, prcap;
+	uint64_t		*hkey;		/* pair hash: key + 1, 0 empty */
+	uint32_t		*hval;
+	size_t			 hcap;
+	struct pqueue		*pq;
+	uint32_t		*porder;
+	uint32_t		*partner, *lastp;	/* [sw * gpus + g] */
+	uint64_t		*up_at;		/* per circuit */
+	uint64_t		*cperiod;	/* per circuit: period index */
+	u128			*swork;		/* per switch: work carried */
+	/* ideal fabric */
+	struct port		*port;		/* 2 * gpus */
+	uint32_t		 epoch;
+	uint32_t		*qports, *qflows;
+	uint64_t		 last_moving;
+	int			 failed;
+};
+
+static void
+fail(struct sim *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (s->failed)
+		return;
+	s->failed = 1;
+	va_start(ap, fmt);
+	vsnprintf(s->err, s->errlen, fmt, ap);
+	va_end(ap);
+}
+
+static void
+logev(struct sim *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (s->opt->log == NULL)
+		return;
+	fprintf(s->opt->log, "%llu ", (unsigned long long)s->now);
+	va_start(ap, fmt);
+	vfprintf(s->opt->log, fmt, ap);
+	va_end(ap);
+	fputc('\n', s->opt->log);
+}
+
+static int
+grow(struct sim *s, void **p, size_t *cap, size_t need, size_t sz)
+{
+	size_t c = *cap ? *cap : 64;
+	void *np;
+
+	if (need <= *cap)
+		return 0;
+	while (c < need)
+		c *= 2;
+	if (c > SIZE_MAX / sz || (np = realloc(*p, c * sz)) == NULL) {
+		fail(s, "out of memory");
+		return -1;
+	}
+	*p = np;
+	*cap = c;
+	return 0;
+}
+
+static void
+push(struct sim *s, uint64_t t, int kind, uint32_t ver, uint32_t idx)
+{
+	uint64_t v = (uint64_t)kind << 56 | (uint64_t)(ver & 0xffffff) << 32 |
+	    idx;
+
+	if (heap_push(&s->h, t, s->seq++, v) != 0)
+		fail(s, "out of memory");
+}
+
+/* ---- pairs: directed (src, dst), found through a hash ---- */
+
+static uint32_t
+partner(const struct sim *s, uint32_t sw, uint32_t g)
+{
+	return s->partner[(size_t)sw * s->net->gpus + g];
+}
+
+
+static uint32_t
+pair_find(struct sim *s, uint32_t a, uint32_t b, int create)
+{
+	uint64_t key = (uint64_t)a * s->net->gpus + b + 1;
+	size_t i, mask = s->hcap - 1;
+	struct pair *p;
+	uint32_t sw;
+
+	for (i = (key * 0x9e3779b97f4a7c15ULL) >> 20 & mask; s->hkey[i] != 0;
+	    i = (i + 1) & mask)
+		if (s->hkey[i] == key)
+			return s->hval[i];
+	if (!create || s->npr * 2 >= s->hcap)
+		return NONE;
+	if (grow(s, (void **)&s->pr, &s->prcap, s->npr + 1, sizeof(*s->pr)))
+		return NONE;
+	p = &s->pr[s->npr];
+	*p = (struct pair){ a, b, NONE, NONE, NONE, 0, 0, NONE };
+	for (sw = 0; s->partner != NULL && sw < s->net->switches; sw++)
+		p->up += partner(s, sw, a) == b;
+	s->hkey[i] = key;
+	s->hval[i] = (uint32_t)s->npr;
+	return (uint32_t)s->npr++;
+}
+
+/* ---- flows ---- */
+
+static uint32_t
+flow_new(struct sim *s, uint32_t seg, uint32_t pair, int32_t sw)
+{
+	struct flow *f;
+	struct gpu *g;
+	uint32_t i;
+
+	if (s->flfree != NONE) {
+		i = s->flfree;
+		s->flfree = s->fl[i].gnext;
+	} else {
+		if (grow(s, (void **)&s->fl, &s->flcap, s->nfl + 1,
+		    sizeof(*s->fl)))
+			return NONE;
+		i = (uint32_t)s->nfl++;
+	}
+	f = &s->fl[i];
+	*f = (struct flow){ .seg = seg, .pair = pair, .sw = sw,
+	    .ver = f->ver + 1, .t0 = s->now, .live = 1 };
+	f->work = (u128)s->seg[seg].bytes * WORK_BYTE;
+	g = &s->g[s->pr[pair].src];
+	f->gprev = NONE;
+	f->gnext = g->flows;
+	if (g->flows != NONE)
+		s->fl[g->flows].gprev = i;
+	g->flows = i;
+	return i;
+}
+
+static void
+flow_unlink(struct sim *s, uint32_t i)
+{
+	struct flow *f = &s->fl[i];
+	struct gpu *g = &s->g[s->pr[f->pair].src];
+
+	if (f->gprev != NONE)
+		s->fl[f->gprev].gnext = f->gnext;
+	else
+		g->flows = f->gnext;
+	if (f->gnext != NONE)
+		s->fl[f->gnext].gprev = f->gprev;
+	if (f->rate > 0)
+		s->moving--;
+	f->live = 0;
+	f->ver++;
+	f->gnext = s->flfree;
+	s->flfree = i;
+}
+
+/* Work done since t0 is credited; bytes go to the switches carrying it. */
+static void
+flow_advance(struct sim *s, struct flow *f)
+{
+	u128 w = (u128)f->rate * (s->now - f->t0);
+	uint32_t sw, k = 0, ns = s->net->switches;
+	const struct pair *p = &s->pr[f->pair];
+
+	if (w > f->work)
+		w = f->work;
+	f->work -= w;
+	f->t0 = s->now;
+	if (w == 0 || s->ideal)
+		return;
+	if (f->sw >= 0) {
+		s->swork[f->sw] += w;
+		return;
+	}
+	for (sw = 0; sw < ns; sw++)
+		k += partner(s, sw, p->src) == p->dst;
+	for (sw = 0; sw < ns && k > 0; sw++)
+		if (partner(s, sw, p->src) == p->dst)
+			s->swork[sw] += w / k;
+}
+
+static void
+flow_rate(struct sim *s, uint32_t i, uint64_t rate)
+{
+	struct flow *f = &s->fl[i];
+
+	flow_advance(s, f);
+	if (rate > 0 && s->out->start[s->seg[f->seg].task] == UINT64_MAX)
+		s->out->start[s->seg[f->seg].task] = s->now;
+	if (f->rate == 0 && rate > 0)
+		s->moving++;
+	if (f->rate > 0 && rate == 0)
+		s->moving--;
+	f->rate = rate;
+	f->ver++;
+	if (f->work == 0)
+		push(s, s->now, EV_FLOW, f->ver, i);
+	else if (rate > 0)
+		push(s, s->now + (uint64_t)((f->work + rate - 1) / rate),
+		    EV_FLOW, f->ver, i);
+}
+
+/* Bytes still queued or unsent at GPU g, now. */
+static uint64_t
+occupancy(struct sim *s, uint32_t g)
+{
+	uint64_t b = s->g[g].ready_bytes - s->g[g].sent_bytes;
+	uint32_t i;
+
+	for (i = s->g[g].flows; i != NONE; i = s->fl[i].gnext) {
+		struct flow *f = &s->fl[i];
+		u128 w = (u128)f->rate * (s->now - f->t0);
+		uint64_t rem;
+
+		w = w > f->work ? 0 : f->work - w;
+		rem = (uint64_t)((w + WORK_BYTE - 1) / WORK_BYTE);
+		b -= s->seg[f->seg].bytes - rem;
+	}
+	return b;
+}
+
+/* ---- tasks ---- */
+
+static void task_done(struct sim *, uint32_t);
+
+static void
+try_compute(struct sim *s, uint32_t gi)
+{
+	struct gpu *g = &s->g[gi];
+	uint32_t t;
+
+	if (g->busy || g->next >= g->n)
+		return;
+	t = s->comp[g->off + g->next];
+	if (!s->ready[t])
+		return;
+	g->busy = 1;
+	s->out->gpu[gi].stall_ps += s->now - g->free_at;
+	s->out->start[t] = s->now;
+	logev(s, "compute-start %u gpu %u", t, gi);
+	push(s, s->now + s->d->t[t].amount, EV_COMPUTE, 0, t);
+}
+
+static uint32_t
+seg_new(struct sim *s, uint32_t task, uint64_t bytes)
+{
+	uint32_t i;
+
+	if (s->segfree != NONE) {
+		i = s->segfree;
+		s->segfree = s->seg[i].next;
+	} else {
+		if (grow(s, (void **)&s->seg, &s->segcap, s->nseg + 1,
+		    sizeof(*s->seg)))
+			return NONE;
+		i = (uint32_t)s->nseg++;
+	}
+	s->seg[i] = (struct seg){ task, NONE, bytes };
+	return i;
+}
+
+/* Rate of the unplanned flow of a pair: B per free circuit. */
+static uint64_t
+pair_rate(const struct sim *s, const struct pair *p)
+{
+	return (uint64_t)(p->up - p->pbusy) * s->net->bandwidth_bps;
+}
+
+static void
+pair_serve(struct sim *s, uint32_t pi)
+{
+	struct pair *p = &s->pr[pi];
+	uint32_t sg, f;
+
+	if (p->flow != NONE || p->qhead == NONE)
+		return;
+	sg = p->qhead;
+	p->qhead = s->seg[sg].next;
+	if (p->qhead == NONE)
+		p->qtail = NONE;
+	if ((f = flow_new(s, sg, pi, -1)) == NONE)
+		return;
+	s->pr[pi].flow = f;
+	logev(s, "send-start %u %u->%u", s->seg[sg].task, p->src, p->dst);
+	flow_rate(s, f, pair_rate(s, &s->pr[pi]));
+}
+
+static void
+pair_update(struct sim *s, uint32_t pi)
+{
+	struct pair *p = &s->pr[pi];
+
+	if (p->flow != NONE)
+		flow_rate(s, p->flow, pair_rate(s, p));
+	else
+		pair_serve(s, pi);
+}
+
+static void
+plan_try(struct sim *s, uint32_t pi, uint32_t sw)
+{
+	struct pair *p = &s->pr[pi];
+	struct pqueue *q = &s->pq[p->pq + sw];
+	uint32_t t, sg, f;
+
+	if (partner(s, sw, p->src) != p->dst || q->head >= q->n)
+		return;
+	if (q->flow != NONE) {
+		if (s->fl[q->flow].rate == 0) {
+			p->pbusy++;
+			flow_rate(s, q->flow, s->net->bandwidth_bps);
+		}
+		return;
+	}
+	t = s->porder[q->off + q->head];
+	if (!s->ready[t])
+		return;
+	if ((sg = seg_new(s, t, s->d->t[t].amount)) == NONE ||
+	    (f = flow_new(s, sg, pi, (int32_t)sw)) == NONE)
+		return;
+	q->flow = f;
+	s->pr[pi].pbusy++;
+	logev(s, "send-start %u %u->%u switch %u", t, p->src, p->dst, sw);
+	flow_rate(s, f, s->net->bandwidth_bps);
+}
+
+/* ---- the ideal fabric: max-min fair sharing of S*B per port ---- */
+
+static int
+port_add(struct sim *s, uint32_t pt, uint32_t fi, int which)
+{
+	struct port *p = &s->port[pt];
+
+	if (p->n == p->cap) {
+		size_t c = p->cap;
+
+		if (grow(s, (void **)&p->f, &c, (size_t)p->n + 1,
+		    sizeof(*p->f)))
+			return -1;
+		p->cap = (uint32_t)c;
+	}
+	s->fl[fi].pos[which] = p->n;
+	p->f[p->n++] = fi;
+	return 0;
+}
+
+static void
+port_del(struct sim *s, uint32_t pt, uint32_t fi, int which)
+{
+	struct port *p = &s->port[pt];
+	uint32_t pos = s->fl[fi].pos[which], last = p->f[--p->n];
+
+	p->f[pos] = last;
+	if (last != fi)
+		s->fl[last].pos[pt < s->net->gpus ? 0 : 1] = pos;
+}
+
+static uint32_t
+other_port(const struct sim *s, uint32_t fi, uint32_t pt)
+{
+	const struct pair *p = &s->pr[s->fl[fi].pair];
+	uint32_t in = s->net->gpus + p->dst;
+
+	return pt == p->src ? in : p->src;
+}
+
+/* Collect the ports and flows reachable from the seeds. */
+static size_t
+component(struct sim *s, const uint32_t *seed, int nseed, size_t *nf)
+{
+	size_t np = 0, i, k;
+	int j;
+
+	s->epoch += 2;
+	*nf = 0;
+	for (j = 0; j < nseed; j++)
+		if (s->port[seed[j]].mark != s->epoch) {
+			s->port[seed[j]].mark = s->epoch;
+			s->qports[np++] = seed[j];
+		}
+	for (i = 0; i < np; i++) {
+		struct port *p = &s->port[s->qports[i]];
+
+		for (k = 0; k < p->n; k++) {
+			uint32_t fi = p->f[k], o;
+
+			if (s->fl[fi].mark == s->epoch)
+				continue;
+			s->fl[fi].mark = s->epoch;
+			s->qflows[(*nf)++] = fi;
+			o = other_port(s, fi, s->qports[i]);
+			if (s->port[o].mark != s->epoch) {
+				s->port[o].mark = s->epoch;
+				s->qports[np++] = o;
+			}
+		}
+	}
+	return np;
+}
+
+/* Progressive filling: freeze the flows of the tightest port, repeat. */
+static void
+waterfill(struct sim *s, size_t np, size_t nf)
+{
+	uint64_t C = (uint64_t)s->net->switches * s->net->bandwidth_bps;
+	size_t i, k, left = nf;
+
+	for (i = 0; i < np; i++) {
+		s->port[s->qports[i]].cap_bps = C;
+		s->port[s->qports[i]].cnt = s->port[s->qports[i]].n;
+	}
+	while (left > 0) {
+		struct port *b = NULL;
+		uint64_t share;
+
+		for (i = 0; i < np; i++) {
+			struct port *p = &s->port[s->qports[i]];
+
+			if (p->cnt > 0 && (b == NULL || (u128)p->cap_bps *
+			    b->cnt < (u128)b->cap_bps * p->cnt))
+				b = p;
+		}
+		share = b->cap_bps / b->cnt;
+		for (k = 0; k < b->n; k++) {
+			uint32_t fi = b->f[k], pts[2];
+			int j;
+
+			if (s->fl[fi].mark != s->epoch)
+				continue;
+			s->fl[fi].mark = s->epoch + 1;
+			s->fl[fi].nrate = share;
+			left--;
+			pts[0] = s->pr[s->fl[fi].pair].src;
+			pts[1] = s->net->gpus + s->pr[s->fl[fi].pair].dst;
+			for (j = 0; j < 2; j++) {
+				struct port *q = &s->port[pts[j]];
+
+				q->cap_bps -= share < q->cap_bps ? share :
+				    q->cap_bps;
+				q->cnt--;
+			}
+		}
+	}
+	for (i = 0; i < nf; i++) {
+		uint32_t fi = s->qflows[i];
+
+		if (s->fl[fi].nrate != s->fl[fi].rate)
+			flow_rate(s, fi, s->fl[fi].nrate);
+	}
+}
+
+static void
+rebalance(struct sim *s, const uint32_t *seed, int nseed)
+{
+	size_t np, nf;
+
+	np = component(s, seed, nseed, &nf);
+	if (nf > 0)
+		waterfill(s, np, nf);
+}
+
+static void
+ideal_add(struct sim *s, uint32_t fi)
+{
+	const struct pair *p = &s->pr[s->fl[fi].pair];
+	uint32_t pts[2] = { p->src, s->net->gpus + p->dst };
+
+	if (port_add(s, pts[0], fi, 0) || port_add(s, pts[1], fi, 1))
+		return;
+	if (s->port[pts[0]].n == 1 && s->port[pts[1]].n == 1)
+		flow_rate(s, fi, (uint64_t)s->net->switches *
+		    s->net->bandwidth_bps);
+	else
+		rebalance(s, pts, 2);
+}
+
+static void
+ideal_remove(struct sim *s, uint32_t fi)
+{
+	const struct pair *p = &s->pr[s->fl[fi].pair];
+	uint32_t pts[2] = { p->src, s->net->gpus + p->dst }, seed[2];
+	int n = 0, j;
+
+	port_del(s, pts[0], fi, 0);
+	port_del(s, pts[1], fi, 1);
+	for (j = 0; j < 2; j++)
+		if (s->port[pts[j]].n > 0)
+			seed[n++] = pts[j];
+	if (n > 0)
+		rebalance(s, seed, n);
+}
+
+/* ---- transfers ---- */
+
+static void
+transfer_ready(struct sim *s, uint32_t t)
+{
+	const struct dag_task *tk = &s->d->t[t];
+	uint32_t pi, sg, f;
+	uint64_t occ;
+
+	s->g[tk->gpu].ready_bytes += tk->amount;
+	if ((pi = pair_find(s, tk->gpu, tk->dst, 1)) == NONE) {
+		fail(s, "out of memory (pairs)");
+		return;
+	}
+	logev(s, "ready %u %u->%u %llu", t, tk->gpu, tk->dst,
+	    (unsigned long long)tk->amount);
+	if (s->ideal) {
+		if ((sg = seg_new(s, t, tk->amount)) == NONE ||
+		    (f = flow_new(s, sg, pi, -1)) == NONE)
+			return;
+		ideal_add(s, f);
+	} else if (s->plan_of[t] != NONE)
+		plan_try(s, pi, s->plan_of[t]);
+	else {
+		struct pair *p;
+
+		if ((sg = seg_new(s, t, tk->amount)) == NONE)
+			return;
+		p = &s->pr[pi];
+		if (p->qtail == NONE)
+			p->qhead = sg;
+		else
+			s->seg[p->qtail].next = sg;
+		p->qtail = sg;
+		pair_serve(s, pi);
+	}
+	occ = occupancy(s, tk->gpu);
+	if (occ > s->out->gpu[tk->gpu].peak_buffer)
+		s->out->gpu[tk->gpu].peak_buffer = occ;
+}
+
+static void
+make_ready(struct sim *s, uint32_t t)
+{
+	s->ready[t] = 1;
+	if (s->d->t[t].kind == DAG_COMPUTE)
+		try_compute(s, s->d->t[t].gpu);
+	else
+		transfer_ready(s, t);
+}
+
+static void
+task_done(struct sim *s, uint32_t t)
+{
+	size_t i;
+
+	s->out->end[t] = s->now;
+	s->done++;
+	logev(s, "done %u", t);
+	for (i = s->succ_off[t]; i < s->succ_off[t + 1]; i++)
+		if (--s->pending[s->succ[i]] == 0)
+			make_ready(s, s->succ[i]);
+}
+
+static void
+flow_end(struct sim *s, uint32_t fi)
+{
+	struct flow *f = &s->fl[fi];
+	uint32_t sg = f->seg, t = s->seg[sg].task, pi = f->pair;
+	int32_t sw = f->sw;
+	uint64_t bytes = s->seg[sg].bytes;
+	struct pair *p = &s->pr[pi];
+
+	flow_advance(s, f);
+	s->g[p->src].sent_bytes += bytes;
+	s->out->gpu[p->src].bytes_sent += bytes;
+	s->out->bytes_sent += bytes;
+	if (s->ideal)
+		ideal_remove(s, fi);
+	flow_unlink(s, fi);
+	s->seg[sg].next = s->segfree;
+	s->segfree = sg;
+	logev(s, "sent %u %u->%u", t, p->src, p->dst);
+	if (!s->ideal && sw >= 0) {
+		struct pqueue *q = &s->pq[p->pq + (uint32_t)sw];
+
+		q->flow = NONE;
+		q->head++;
+		p->pbusy--;
+		plan_try(s, pi, (uint32_t)sw);
+		pair_update(s, pi);
+	} else if (!s->ideal) {
+		p->flow = NONE;
+		pair_serve(s, pi);
+	}
+	if ((s->left[t] -= bytes) > 0)
+		return;
+	if (s->net->latency_ps > 0)
+		push(s, s->now + s->net->latency_ps, EV_ARRIVE, 0, t);
+	else
+		task_done(s, t);
+}
+
+/* ---- circuits ---- */
+
+static void
+circuit_up(struct sim *s, uint32_t ci)
+{
+	const struct circuit *c = &s->sc->c[ci];
+	size_t base = (size_t)c->sw * s->net->gpus;
+	uint32_t la = s->lastp[base + c->a], lb = s->lastp[base + c->b];
+	uint32_t ends[2][2] = { { c->a, c->b }, { c->b, c->a } }, pi;
+	int j;
+
+	if ((la != NONE && la != c->b) || (lb != NONE && lb != c->a))
+		s->out->sw[c->sw].reconfigs++;
+	s->lastp[base + c->a] = c->b;
+	s->lastp[base + c->b] = c->a;
+	s->partner[base + c->a] = c->b;
+	s->partner[base + c->b] = c->a;
+	s->up_at[ci] = s->now;
+	logev(s, "circuit-up %u %u-%u", c->sw, c->a, c->b);
+	for (j = 0; j < 2; j++) {
+		if ((pi = pair_find(s, ends[j][0], ends[j][1], 0)) == NONE)
+			continue;
+		s->pr[pi].up++;
+		if (s->pr[pi].pq != NONE)
+			plan_try(s, pi, c->sw);
+		pair_update(s, pi);
+	}
+}
+
+static void
+circuit_down(struct sim *s, uint32_t ci)
+{
+	const struct circuit *c = &s->sc->c[ci];
+	size_t base = (size_t)c->sw * s->net->gpus;
+	uint32_t ends[2][2] = { { c->a, c->b }, { c->b, c->a } }, pi;
+	int j;
+
+	logev(s, "circuit-down %u %u-%u", c->sw, c->a, c->b);
+	s->out->sw[c->sw].up_ps += s->now - s->up_at[ci];
+	s->up_at[ci] = UINT64_MAX;
+	for (j = 0; j < 2; j++) {
+		struct pair *p;
+
+		if ((pi = pair_find(s, ends[j][0], ends[j][1], 0)) == NONE)
+			continue;
+		p = &s->pr[pi];
+		if (p->pq != NONE && s->pq[p->pq + c->sw].flow != NONE &&
+		    s->fl[s->pq[p->pq + c->sw].flow].rate > 0) {
+			flow_rate(s, s->pq[p->pq + c->sw].flow, 0);
+			p->pbusy--;
+		}
+		p->up--;
+		pair_update(s, pi);
+	}
+	s->partner[base + c->a] = NONE;
+	s->partner[base + c->b] = NONE;
+}
+
+/* ---- set-up ---- */
+
+static void *
+zalloc(struct sim *s, size_t n, size_t sz)
+{
+	void *p;
+
+	if ((p = calloc(n ? n : 1, sz)) == NULL)
+		fail(s, "out of memory");
+	return p;
+}
+
+static int
+setup_tasks(struct sim *s)
+{
+	const struct dag *d = s->d;
+	size_t i, j, ntr = 0;
+	uint32_t gpus = s->net->gpus, gi;
+
+	s->pending = zalloc(s, d->n, sizeof(*s->pending));
+	s->succ_off = zalloc(s, d->n + 2, sizeof(*s->succ_off));
+	s->succ = zalloc(s, d->ndep, sizeof(*s->succ));
+	s->ready = zalloc(s, d->n, 1);
+	s->left = zalloc(s, d->n, sizeof(*s->left));
+	s->comp = zalloc(s, d->n, sizeof(*s->comp));
+	s->g = zalloc(s, gpus, sizeof(*s->g));
+	if (s->failed)
+		return -1;
+	for (i = 0; i < d->n; i++) {
+		const uint32_t *dep = dag_deps(d, i);
+
+		s->pending[i] = d->t[i].ndep;
+		for (j = 0; j < d->t[i].ndep; j++)
+			s->succ_off[dep[j] + 2]++;
+		if (d->t[i].kind == DAG_COMPUTE)
+			s->g[d->t[i].gpu].n++;
+		else {
+			s->left[i] = d->t[i].amount;
+			ntr++;
+		}
+	}
+	for (i = 0; i < d->n; i++)
+		s->succ_off[i + 2] += s->succ_off[i + 1];
+	for (i = 0; i < d->n; i++) {
+		const uint32_t *dep = dag_deps(d, i);
+
+		for (j = 0; j < d->t[i].ndep; j++)
+			s->succ[s->succ_off[dep[j] + 1]++] = (uint32_t)i;
+	}
+	for (gi = 1; gi < gpus; gi++)
+		s->g[gi].off = s->g[gi - 1].off + s->g[gi - 1].n;
+	for (gi = 0; gi < gpus; gi++) {
+		s->g[gi].n = 0;
+		s->g[gi].flows = NONE;
+	}
+	for (i = 0; i < d->n; i++)
+		if (d->t[i].kind == DAG_COMPUTE) {
+			struct gpu *g = &s->g[d->t[i].gpu];
+
+			s->comp[g->off + g->n++] = (uint32_t)i;
+		}
+	for (s->hcap = 64; s->hcap < 4 * (ntr + gpus); s->hcap *= 2)
+		;
+	s->hkey = zalloc(s, s->hcap, sizeof(*s->hkey));
+	s->hval = zalloc(s, s->hcap, sizeof(*s->hval));
+	return s->failed ? -1 : 0;
+}
+
+struct porder {
+	uint32_t	pair, sw, task;
+	uint64_t	start;
+};
+
+static int
+cmp_porder(const void *x, const void *y)
+{
+	const struct porder *p = x, *q = y;
+
+	if (p->pair != q->pair)
+		return p->pair < q->pair ? -1 : 1;
+	if (p->sw != q->sw)
+		return p->sw < q->sw ? -1 : 1;
+	if (p->start != q->start)
+		return p->start < q->start ? -1 : 1;
+	return p->task < q->task ? -1 : p->task > q->task;
+}
+
+/* Plan queues: one per (pair, switch), in start order. */
+static int
+setup_plans(struct sim *s)
+{
+	const struct schedule *sc = s->sc;
+	uint32_t ns = s->net->switches, npq = 0;
+	struct porder *po;
+	size_t i;
+
+	s->plan_of = zalloc(s, s->d->n, sizeof(*s->plan_of));
+	po = zalloc(s, sc->np, sizeof(*po));
+	s->porder = zalloc(s, sc->np, sizeof(*s->porder));
+	if (s->failed) {
+		free(po);
+		return -1;
+	}
+	memset(s->plan_of, 0xff, s->d->n * sizeof(*s->plan_of));
+	for (i = 0; i < sc->np; i++) {
+		const struct plan *p = &sc->p[i];
+		const struct dag_task *t;
+
+		if (p->task >= s->d->n || s->d->t[p->task].kind !=
+		    DAG_TRANSFER) {
+			fail(s, "plan for task %u, which is not a transfer",
+			    p->task);
+			break;
+		}
+		if (s->plan_of[p->task] != NONE) {
+			fail(s, "task %u is planned twice", p->task);
+			break;
+		}
+		s->plan_of[p->task] = p->sw;
+		t = &s->d->t[p->task];
+		po[i] = (struct porder){ pair_find(s, t->gpu, t->dst, 1), p->sw,
+		    p->task, p->start };
+		if (s->pr[po[i].pair].pq == NONE) {
+			s->pr[po[i].pair].pq = npq;
+			npq += ns;
+		}
+	}
+	s->pq = zalloc(s, npq, sizeof(*s->pq));
+	if (s->failed) {
+		free(po);
+		return -1;
+	}
+	qsort(po, sc->np, sizeof(*po), cmp_porder);
+	for (i = 0; i < npq; i++)
+		s->pq[i].flow = NONE;
+	for (i = 0; i < sc->np; i++) {
+		struct pqueue *q = &s->pq[s->pr[po[i].pair].pq + po[i].sw];
+
+		if (q->n == 0)
+			q->off = (uint32_t)i;
+		q->n++;
+		s->porder[i] = po[i].task;
+	}
+	free(po);
+	return 0;
+}
+
+static int
+setup_net(struct sim *s)
+{
+	size_t n = (size_t)s->net->switches * s->net->gpus, i;
+
+	s->partner = zalloc(s, n, sizeof(*s->partner));
+	s->lastp = zalloc(s, n, sizeof(*s->lastp));
+	s->swork = zalloc(s, s->net->switches, sizeof(*s->swork));
+	s->up_at = zalloc(s, s->sc ? s->sc->nc : 0, sizeof(*s->up_at));
+	s->cperiod = zalloc(s, s->sc ? s->sc->nc : 0, sizeof(*s->cperiod));
+	s->port = zalloc(s, 2 * (size_t)s->net->gpus, sizeof(*s->port));
+	s->qports = zalloc(s, 2 * (size_t)s->net->gpus, sizeof(*s->qports));
+	if (s->failed)
+		return -1;
+	memset(s->partner, 0xff, n * sizeof(*s->partner));
+	memset(s->lastp, 0xff, n * sizeof(*s->lastp));
+	for (i = 0; s->sc != NULL && i < s->sc->nc; i++) {
+		s->up_at[i] = UINT64_MAX;
+		push(s, s->sc->c[i].from, EV_UP, 0, (uint32_t)i);
+	}
+	return s->failed ? -1 : 0;
+}
+
+static int
+setup_out(struct sim *s, struct sim_out *o)
+{
+	size_t i;
+
+	memset(o, 0, sizeof(*o));
+	for (i = 0; i < s->d->n; i++)
+		if (s->d->t[i].step + 1 > o->nsteps)
+			o->nsteps = s->d->t[i].step + 1;
+	o->step_end = zalloc(s, o->nsteps, sizeof(*o->step_end));
+	o->gpu = zalloc(s, s->net->gpus, sizeof(*o->gpu));
+	o->sw = zalloc(s, s->net->switches, sizeof(*o->sw));
+	o->start = zalloc(s, s->d->n, sizeof(*o->start));
+	o->end = zalloc(s, s->d->n, sizeof(*o->end));
+	if (s->failed)
+		return -1;
+	memset(o->start, 0xff, s->d->n * sizeof(*o->start));
+	return 0;
+}
+
+/* ---- the run ---- */
+
+static void
+circuit_event(struct sim *s, int kind, uint32_t ci)
+{
+	const struct circuit *c = &s->sc->c[ci];
+	uint64_t base = s->sc->periodic ? s->cperiod[ci] * s->sc->period : 0;
+
+	if (kind == EV_UP) {
+		circuit_up(s, ci);
+		if (c->to != SCHED_FOREVER)
+			push(s, base + c->to, EV_DOWN, 0, ci);
+		return;
+	}
+	circuit_down(s, ci);
+	if (s->sc->periodic) {
+		s->cperiod[ci]++;
+		push(s, base + s->sc->period + c->from, EV_UP, 0, ci);
+	}
+}
+
+/* Name the first task that waits and why, when nothing can move. */
+static void
+deadlock(struct sim *s)
+{
+	const struct dag_task *t;
+	size_t i;
+
+	for (i = 0; i < s->d->n; i++)
+		if (s->ready[i] && s->out->end[i] == 0 &&
+		    s->d->t[i].kind == DAG_TRANSFER && s->left[i] > 0)
+			break;
+	if (i == s->d->n) {
+		fail(s, "deadlock at %llu ps: %zu of %zu tasks done, none "
+		    "can start", (unsigned long long)s->now, s->done,
+		    s->d->n);
+		return;
+	}
+	t = &s->d->t[i];
+	fail(s, "deadlock at %llu ps: %zu of %zu tasks done; transfer %zu "
+	    "(%u->%u, %llu bytes) waits for a circuit %u-%u%s that never "
+	    "comes", (unsigned long long)s->now, s->done, s->d->n, i,
+	    t->gpu, t->dst, (unsigned long long)t->amount, t->gpu, t->dst,
+	    s->plan_of[i] != NONE ? " on its planned switch" : "");
+}
+
+static double
+wall(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int
+running(const struct sim *s)
+{
+	uint32_t g;
+
+	for (g = 0; g < s->net->gpus; g++)
+		if (s->g[g].busy)
+			return 1;
+	return 0;
+}
+
+/* A periodic schedule never runs out of events: watch for no progress. */
+static int
+stuck(struct sim *s)
+{
+	if (!s->sc || !s->sc->periodic)
+		return 0;
+	if (s->moving > 0 || running(s)) {
+		s->last_moving = s->now;
+		return 0;
+	}
+	return s->now - s->last_moving > 2 * s->sc->period + 1;
+}
+
+static void
+event(struct sim *s, const struct heap_item *it)
+{
+	int kind = (int)(it->val >> 56);
+	uint32_t ver = (uint32_t)(it->val >> 32) & 0xffffff;
+	uint32_t idx = (uint32_t)it->val;
+	struct gpu *g;
+
+	switch (kind) {
+	case EV_COMPUTE:
+		g = &s->g[s->d->t[idx].gpu];
+		g->busy = 0;
+		g->free_at = s->now;
+		g->next++;
+		s->out->gpu[s->d->t[idx].gpu].busy_ps += s->d->t[idx].amount;
+		task_done(s, idx);
+		try_compute(s, s->d->t[idx].gpu);
+		break;
+	case EV_FLOW:
+		if (s->fl[idx].live && (s->fl[idx].ver & 0xffffff) == ver)
+			flow_end(s, idx);
+		break;
+	case EV_ARRIVE:
+		task_done(s, idx);
+		break;
+	default:
+		circuit_event(s, kind, idx);
+	}
+}
+
+static void
+loop(struct sim *s)
+{
+	struct heap_item it;
+	double t0 = wall();
+
+	while (s->done < s->d->n && !s->failed) {
+		if (!heap_pop(&s->h, &it) || stuck(s)) {
+			deadlock(s);
+			return;
+		}
+		s->now = it.key;
+		s->out->events++;
+		event(s, &it);
+		if ((s->out->events & 0xffff) != 0)
+			continue;
+		if (s->opt->time_limit > 0 && wall() - t0 > s->opt->time_limit)
+			fail(s, "time limit of %g s reached at %llu ps with "
+			    "%zu of %zu tasks done", s->opt->time_limit,
+			    (unsigned long long)s->now, s->done, s->d->n);
+		if (s->opt->progress != NULL)
+			s->opt->progress(s->opt->arg, s->done, s->d->n, s->now);
+	}
+}
+
+static void
+finish(struct sim *s)
+{
+	struct sim_out *o = s->out;
+	size_t i;
+	uint32_t g;
+
+	for (i = 0; i < s->d->n; i++) {
+		uint32_t st = s->d->t[i].step;
+
+		if (o->end[i] > o->makespan)
+			o->makespan = o->end[i];
+		if (o->end[i] > o->step_end[st])
+			o->step_end[st] = o->end[i];
+	}
+	for (i = 0; s->sc != NULL && i < s->sc->nc; i++)
+		if (s->up_at[i] < o->makespan)
+			o->sw[s->sc->c[i].sw].up_ps += o->makespan -
+			    s->up_at[i];
+	for (g = 0; g < s->net->gpus; g++)
+		if (o->gpu[g].peak_buffer > o->peak_buffer)
+			o->peak_buffer = o->gpu[g].peak_buffer;
+	for (g = 0; g < s->net->switches; g++) {
+		o->sw[g].bytes = (uint64_t)(s->swork[g] / WORK_BYTE);
+		o->reconfigs += o->sw[g].reconfigs;
+	}
+}
+
+static void
+cleanup(struct sim *s)
+{
+	uint32_t i;
+
+	for (i = 0; s->port != NULL && i < 2 * s->net->gpus; i++)
+		free(s->port[i].f);
+	free(s->port);
+	free(s->qports);
+	free(s->qflows);
+	free(s->pending);
+	free(s->succ_off);
+	free(s->succ);
+	free(s->ready);
+	free(s->left);
+	free(s->comp);
+	free(s->g);
+	free(s->plan_of);
+	free(s->porder);
+	free(s->pq);
+	free(s->seg);
+	free(s->fl);
+	free(s->pr);
+	free(s->hkey);
+	free(s->hval);
+	free(s->partner);
+	free(s->lastp);
+	free(s->up_at);
+	free(s->cperiod);
+	free(s->swork);
+	heap_free(&s->h);
+}
+
+int
+sim_run(const struct dag *d, const struct net *net,
+    const struct schedule *sc, const struct sim_opts *opt,
+    struct sim_out *out, char *err, size_t errlen)
+{
+	struct sim s;
+	size_t i;
+
+	memset(&s, 0, sizeof(s));
+	s.d = d;
+	s.net = net;
+	s.opt = opt;
+	s.out = out;
+	s.err = err;
+	s.errlen = errlen;
+	s.ideal = opt->fabric == SIM_IDEAL;
+	s.sc = s.ideal ? NULL : sc;
+	s.segfree = s.flfree = NONE;
+	heap_init(&s.h);
+	if (setup_out(&s, out) == 0 && setup_tasks(&s) == 0 &&
+	    setup_net(&s) == 0 && (s.ideal || setup_plans(&s) == 0)) {
+		for (i = 0; i < d->n; i++)
+			if (d->t[i].kind == DAG_TRANSFER)
+				pair_find(&s, d->t[i].gpu, d->t[i].dst, 1);
+		if (s.ideal)
+			s.plan_of = NULL;
+		s.qflows = zalloc(&s, d->n, sizeof(*s.qflows));
+		for (i = 0; i < d->n && !s.failed; i++)
+			if (d->t[i].ndep == 0)
+				make_ready(&s, (uint32_t)i);
+		loop(&s);
+	}
+	if (!s.failed)
+		finish(&s);
+	cleanup(&s);
+	return s.failed ? -1 : 0;
+}
+
+void
+sim_out_free(struct sim_out *o)
+{
+	free(o->step_end);
+	free(o->gpu);
+	free(o->sw);
+	free(o->start);
+	free(o->end);
+	memset(o, 0, sizeof(*o));
+}

@@ -1,0 +1,391 @@
+/*
+ * ocssim: replay a task DAG on GPUs, NICs and optical circuit switches.
+ *
+ * Reads the net and task records and, for --fabric schedule, the
+ * schedule, circuit and plan records a scheduler wrote; checks the
+ * schedule against the net's reconfiguration model; simulates; passes
+ * the whole stream through and appends a result, a gpustat per GPU, a
+ * switchstat per switch and, when asked, a taskrun per task.  See
+ * ocssim(1).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dag.h"
+#include "die.h"
+#include "header.h"
+#include "net.h"
+#include "rec.h"
+#include "sched.h"
+#include "sim.h"
+#include "stream.h"
+#include "taskio.h"
+#include "units.h"
+
+struct input {
+	struct net	 net;
+	int		 have_net;
+	struct dag	 dag;
+	struct schedule	 sc;
+	size_t		 ncircuit_recs;
+};
+
+struct args {
+	int		 fabric;	/* -1: from the stream */
+	const char	*circuits;
+	int		 taskruns;
+	const char	*logpath;
+	double		 time_limit;
+};
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: ocssim [-t] [-c circuits] "
+	    "[-f schedule|ideal|static] [-l logfile]\n"
+	    "              [-T seconds]\n");
+	exit(2);
+}
+
+static void
+need_net(const struct input *in, const struct stream_rec *sr)
+{
+	if (!in->have_net)
+		die("stdin: byte %llu: %.*s record before the net record",
+		    (unsigned long long)sr->off, (int)sr->typelen, sr->type);
+}
+
+static void
+one_record(struct input *in, const struct stream_rec *sr)
+{
+	struct rec r;
+
+	rec_init(&r, sr, "stdin");
+	if (stream_rec_is(sr, "net")) {
+		if (in->have_net)
+			rec_fail(&r, "a second net record");
+		else if (net_read(&r, &in->net) == 0)
+			in->have_net = 1;
+	} else if (stream_rec_is(sr, "task")) {
+		need_net(in, sr);
+		taskio_read(&r, &in->dag, in->net.gpus);
+	} else if (stream_rec_is(sr, "schedule"))
+		sched_read_schedule(&r, &in->sc);
+	else if (stream_rec_is(sr, "circuit")) {
+		need_net(in, sr);
+		sched_read_circuit(&r, &in->sc, &in->net);
+		in->ncircuit_recs++;
+	} else if (stream_rec_is(sr, "plan")) {
+		need_net(in, sr);
+		sched_read_plan(&r, &in->sc, &in->net);
+	} else if (stream_rec_is(sr, "result"))
+		rec_fail(&r, "the stream has been simulated already");
+	if (rec_failed(&r))
+		die("%s", rec_error(&r));
+}
+
+static void
+read_input(struct input *in, struct stream_writer *w, int argc,
+    char **argv)
+{
+	struct stream_reader *rd;
+	struct stream_rec sr;
+	char err[400];
+	int rc;
+
+	if ((rd = stream_open(stdin, "stdin")) == NULL)
+		die("out of memory");
+	rc = header_pass(rd, w, &sr, "ocssim", argc, argv, err, sizeof(err));
+	if (rc < 0)
+		die("%s", err);
+	for (; rc > 0; rc = stream_next(rd, &sr)) {
+		one_record(in, &sr);
+		stream_write_raw(w, sr.raw, sr.rawlen);
+	}
+	if (rc < 0)
+		die("%s", stream_error(rd));
+	stream_close(rd);
+	if (!in->have_net)
+		die("stdin: no net record: make the DAG with dagbuild");
+	if (in->dag.n == 0)
+		die("stdin: no task records: make the DAG with dagbuild");
+}
+
+/* "ring": i joins i+1 on switch i mod 2; or "a-b@s,...". */
+static void
+static_circuits(struct schedule *sc, const struct net *n, const char *spec)
+{
+	unsigned long a, b, sw;
+	const char *p = spec;
+	char *end;
+	uint32_t i;
+
+	sched_free(sc);
+	snprintf(sc->scheduler, sizeof(sc->scheduler), "static");
+	if (strcmp(spec, "ring") == 0) {
+		if (n->gpus % 2 != 0 || n->switches < 2)
+			die("-c ring: needs an even number of GPUs and two "
+			    "switches (the net has %u and %u)", n->gpus,
+			    n->switches);
+		for (i = 0; i < n->gpus && n->gpus > 1; i++)
+			if (n->gpus > 2 || i == 0)
+				sched_add_circuit(sc, i % 2, i,
+				    (i + 1) % n->gpus, 0, SCHED_FOREVER);
+		return;
+	}
+	for (;;) {
+		a = strtoul(p, &end, 10);
+		if (end == p || *end != '-')
+			break;
+		b = strtoul(p = end + 1, &end, 10);
+		if (end == p || *end != '@')
+			break;
+		sw = strtoul(p = end + 1, &end, 10);
+		if (end == p || a >= n->gpus || b >= n->gpus || a == b ||
+		    sw >= n->switches)
+			break;
+		sched_add_circuit(sc, (uint32_t)sw, (uint32_t)a, (uint32_t)b,
+		    0, SCHED_FOREVER);
+		if (*end == '\0')
+			return;
+		if (*end != ',')
+			break;
+		p = end + 1;
+	}
+	die("-c %s: expected \"ring\" or a list like 0-1@0,2-3@1 of GPUs "
+	    "below %u and switches below %u", spec, n->gpus, n->switches);
+}
+
+/* Turn the circuit records of the stream into a static fabric. */
+static void
+static_from_records(struct schedule *sc)
+{
+	size_t i;
+
+	if (sc->nc == 0)
+		die("--fabric static: no circuit records in the stream and "
+		    "no -c");
+	for (i = 0; i < sc->nc; i++)
+		sc->c[i].to = SCHED_FOREVER;
+	sc->periodic = 0;
+	snprintf(sc->scheduler, sizeof(sc->scheduler), "static");
+}
+
+static int
+choose_fabric(struct input *in, const struct args *a)
+{
+	char err[400];
+	int fabric = a->fabric;
+
+	if (fabric < 0) {
+		if (!in->sc.present)
+			die("stdin: no schedule record: pipe the DAG through "
+			    "a scheduler (fluxsolve, rotorsched) or give "
+			    "-f ideal or -f static");
+		fabric = SIM_SCHEDULE;
+	}
+	if (fabric == SIM_SCHEDULE && !in->sc.present)
+		die("-f schedule: the stream has no schedule record");
+	if (fabric == SIM_STATIC) {
+		if (a->circuits != NULL)
+			static_circuits(&in->sc, &in->net, a->circuits);
+		else
+			static_from_records(&in->sc);
+		in->sc.np = 0;
+	}
+	if (fabric != SIM_IDEAL &&
+	    sched_check(&in->sc, &in->net, err, sizeof(err)) != 0)
+		die("invalid schedule: %s", err);
+	if (fabric == SIM_SCHEDULE && in->sc.forwarding != SCHED_DIRECT)
+		die("-f schedule: forwarding \"%s\" is not supported yet",
+		    sched_fwds[in->sc.forwarding]);
+	return fabric;
+}
+
+static void
+progress(void *arg, uint64_t done, uint64_t total, uint64_t now)
+{
+	char t[UNITS_BUFSZ];
+
+	(void)arg;
+	fprintf(stderr, "\rocssim: %llu of %llu tasks done, at %s   ",
+	    (unsigned long long)done, (unsigned long long)total,
+	    units_fmt_time(t, sizeof(t), now));
+}
+
+static void
+write_result(msgpack_packer *pk, const struct sim_out *o, int fabric,
+    const struct schedule *sc)
+{
+	uint32_t i;
+	uint64_t prev = 0;
+
+	stream_pack_record(pk, "result", 9);
+	stream_pack_ku64(pk, "makespan_ps", o->makespan);
+	stream_pack_str(pk, "step_ps");
+	msgpack_pack_array(pk, o->nsteps);
+	for (i = 0; i < o->nsteps; i++) {
+		uint64_t e = o->step_end[i] > prev ? o->step_end[i] : prev;
+
+		msgpack_pack_uint64(pk, e - prev);
+		prev = e;
+	}
+	stream_pack_ku64(pk, "peak_buffer_bytes", o->peak_buffer);
+	stream_pack_ku64(pk, "reconfigs", o->reconfigs);
+	stream_pack_ku64(pk, "bytes_sent", o->bytes_sent);
+	stream_pack_kstr(pk, "fabric", sim_fabrics[fabric]);
+	stream_pack_kstr(pk, "scheduler", fabric == SIM_IDEAL ? "none" :
+	    sc->scheduler);
+	stream_pack_ku64(pk, "events", o->events);
+}
+
+static void
+write_stats(msgpack_packer *pk, const struct sim_out *o,
+    const struct net *n, int fabric)
+{
+	uint32_t i;
+
+	for (i = 0; i < n->gpus; i++) {
+		stream_pack_record(pk, "gpustat", 6);
+		stream_pack_ku64(pk, "gpu", i);
+		stream_pack_ku64(pk, "busy_ps", o->gpu[i].busy_ps);
+		stream_pack_ku64(pk, "stall_ps", o->gpu[i].stall_ps);
+		stream_pack_ku64(pk, "peak_buffer_bytes",
+		    o->gpu[i].peak_buffer);
+		stream_pack_ku64(pk, "bytes_sent", o->gpu[i].bytes_sent);
+	}
+	for (i = 0; fabric != SIM_IDEAL && i < n->switches; i++) {
+		const struct sim_switchstat *s = &o->sw[i];
+		double cap = (double)s->up_ps * 2 * n->bandwidth_bps / 1e12;
+
+		stream_pack_record(pk, "switchstat", 6);
+		stream_pack_ku64(pk, "switch", i);
+		stream_pack_ku64(pk, "reconfigs", s->reconfigs);
+		stream_pack_ku64(pk, "up_ps", s->up_ps);
+		stream_pack_ku64(pk, "bytes", s->bytes);
+		stream_pack_kdbl(pk, "utilization", cap > 0 ?
+		    8.0 * s->bytes / cap : 0);
+	}
+}
+
+static void
+write_runs(msgpack_packer *pk, const struct sim_out *o, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		stream_pack_record(pk, "taskrun", 4);
+		stream_pack_ku64(pk, "id", i);
+		stream_pack_ku64(pk, "start_ps", o->start[i]);
+		stream_pack_ku64(pk, "end_ps", o->end[i]);
+	}
+}
+
+static void
+parse_args(struct args *a, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "circuits",	required_argument, NULL, 'c' },
+		{ "fabric",	required_argument, NULL, 'f' },
+		{ "log",	required_argument, NULL, 'l' },
+		{ "taskruns",	no_argument,	   NULL, 't' },
+		{ "time-limit",	required_argument, NULL, 'T' },
+		{ NULL, 0, NULL, 0 }
+	};
+	char *end;
+	int ch, i;
+
+	*a = (struct args){ .fabric = -1 };
+	while ((ch = getopt_long(argc, argv, "c:f:l:tT:", longopts, NULL)) !=
+	    -1) {
+		switch (ch) {
+		case 'c':
+			a->circuits = optarg;
+			break;
+		case 'f':
+			for (i = 0; sim_fabrics[i] != NULL; i++)
+				if (strcmp(optarg, sim_fabrics[i]) == 0)
+					break;
+			if (sim_fabrics[i] == NULL) {
+				warnmsg("-f %s: unknown fabric", optarg);
+				usage();
+			}
+			a->fabric = i;
+			break;
+		case 'l':
+			a->logpath = optarg;
+			break;
+		case 't':
+			a->taskruns = 1;
+			break;
+		case 'T':
+			a->time_limit = strtod(optarg, &end);
+			if (*optarg == '\0' || *end != '\0' ||
+			    !(a->time_limit > 0)) {
+				warnmsg("-T %s: not a positive number of "
+				    "seconds", optarg);
+				usage();
+			}
+			break;
+		default:
+			usage();
+		}
+	}
+	if (optind != argc)
+		usage();
+	if (a->circuits != NULL && a->fabric != SIM_STATIC) {
+		warnmsg("-c goes with -f static");
+		usage();
+	}
+}
+
+int
+main(int argc, char **argv)
+{
+	struct stream_writer *w;
+	struct sim_opts opt = { 0 };
+	struct sim_out out;
+	struct input in;
+	struct args a;
+	char err[400];
+	int fabric, rc;
+
+	die_init("ocssim");
+	parse_args(&a, argc, argv);
+	die_if_tty();
+	memset(&in, 0, sizeof(in));
+	dag_init(&in.dag);
+	sched_init(&in.sc);
+	if ((w = stream_writer(stdout)) == NULL)
+		die("out of memory");
+	read_input(&in, w, argc - 1, argv + 1);
+	fabric = choose_fabric(&in, &a);
+	opt.fabric = fabric;
+	opt.time_limit = a.time_limit;
+	if (a.logpath != NULL && (opt.log = fopen(a.logpath, "w")) == NULL)
+		die("%s: %s", a.logpath, strerror(errno));
+	if (isatty(STDERR_FILENO))
+		opt.progress = progress;
+	rc = sim_run(&in.dag, &in.net, &in.sc, &opt, &out, err, sizeof(err));
+	if (opt.progress != NULL)
+		fputc('\n', stderr);
+	if (rc != 0)
+		die("%s", err);
+	if (opt.log != NULL && fclose(opt.log) != 0)
+		die("%s: %s", a.logpath, strerror(errno));
+	write_result(stream_packer(w), &out, fabric, &in.sc);
+	write_stats(stream_packer(w), &out, &in.net, fabric);
+	if (a.taskruns)
+		write_runs(stream_packer(w), &out, in.dag.n);
+	if ((rc = stream_writer_close(w)) != 0)
+		die("write error: %s", strerror(rc));
+	sim_out_free(&out);
+	dag_free(&in.dag);
+	sched_free(&in.sc);
+	return 0;
+}
