@@ -53,7 +53,7 @@ dag_add(struct dag *d, const struct dag_task *t, const uint32_t *deps,
 	    grow((void **)&d->dep, &d->depcap, d->ndep + n,
 	    sizeof(*d->dep)) != 0)
 		return -1;
-	if (n > 0)
+	if (n > 0 && deps != d->dep + d->ndep)
 		memcpy(d->dep + d->ndep, deps, n * sizeof(*deps));
 	d->t[d->n] = *t;
 	d->t[d->n].dep_off = d->ndep;
@@ -61,6 +61,15 @@ dag_add(struct dag *d, const struct dag_task *t, const uint32_t *deps,
 	d->ndep += n;
 	d->n++;
 	return 0;
+}
+
+uint32_t *
+dag_dep_space(struct dag *d, size_t n)
+{
+	if (grow((void **)&d->dep, &d->depcap, d->ndep + n + 1,
+	    sizeof(*d->dep)) != 0)
+		return NULL;
+	return d->dep + d->ndep;
 }
 
 const uint32_t *

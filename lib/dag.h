@@ -9,6 +9,9 @@
  * The dag owns its arrays; functions return -1 on error (out of
  * memory, or a bad dependency) and never exit.
  *
+ * dag_dep_space() returns room for the next task's n dependencies,
+ * so that a reader can fill them in place before dag_add().
+ *
  * dag_toposort() orders any graph given as dependency lists, stably:
  * among ready nodes the smallest index goes first.
  */
@@ -42,6 +45,7 @@ void	dag_free(struct dag *);
 int	dag_add(struct dag *, const struct dag_task *, const uint32_t *,
 	    size_t);
 const uint32_t *dag_deps(const struct dag *, size_t);
+uint32_t *dag_dep_space(struct dag *, size_t);
 
 int	dag_toposort(size_t, const size_t *, const uint32_t *, uint32_t *,
 	    size_t *);

@@ -309,3 +309,80 @@ rec_elem_u64(struct rec *r, const char *key, const msgpack_object_array *a,
 	    key, i, rec_typename(o));
 	return 0;
 }
+
+void
+rec_lookup(const struct rec *r, const char *const *keys, size_t n,
+    const msgpack_object **out)
+{
+	const msgpack_object_map *m = &r->map->via.map;
+	size_t j, len[32];
+	uint32_t i;
+
+	for (j = 0; j < n && j < 32; j++) {
+		out[j] = NULL;
+		len[j] = strlen(keys[j]);
+	}
+	for (i = 0; i < m->size; i++) {
+		const msgpack_object *k = &m->ptr[i].key;
+
+		if (k->type != MSGPACK_OBJECT_STR)
+			continue;
+		for (j = 0; j < n && j < 32; j++)
+			if (out[j] == NULL && k->via.str.size == len[j] &&
+			    memcmp(k->via.str.ptr, keys[j], len[j]) == 0) {
+				out[j] = &m->ptr[i].val;
+				break;
+			}
+	}
+}
+
+uint64_t
+rec_val_u64(struct rec *r, const char *key, const msgpack_object *o)
+{
+	if (o == NULL) {
+		rec_fail(r, "missing key \"%s\"", key);
+		return 0;
+	}
+	return as_u64(r, key, o);
+}
+
+uint64_t
+rec_val_u64_or(struct rec *r, const char *key, const msgpack_object *o,
+    uint64_t dflt)
+{
+	return o == NULL ? dflt : as_u64(r, key, o);
+}
+
+const msgpack_object_array *
+rec_val_array(struct rec *r, const char *key, const msgpack_object *o)
+{
+	if (o == NULL) {
+		rec_fail(r, "missing key \"%s\"", key);
+		return &empty_array;
+	}
+	return as_array(r, key, o);
+}
+
+int
+rec_val_enum(struct rec *r, const char *key, const msgpack_object *o,
+    const char *const *names)
+{
+	int i;
+
+	if (o == NULL) {
+		rec_fail(r, "missing key \"%s\"", key);
+		return 0;
+	}
+	if (o->type != MSGPACK_OBJECT_STR) {
+		rec_fail(r, "key \"%s\": expected string, got %s", key,
+		    rec_typename(o));
+		return 0;
+	}
+	for (i = 0; names[i] != NULL; i++)
+		if (rec_streq(o->via.str.ptr, o->via.str.size, names[i]))
+			return i;
+	rec_fail(r, "key \"%s\": unknown value \"%.*s\"", key,
+	    (int)(o->via.str.size > 40 ? 40 : o->via.str.size),
+	    o->via.str.ptr);
+	return 0;
+}

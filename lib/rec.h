@@ -51,6 +51,17 @@ const msgpack_object_array *rec_array_or_empty(struct rec *, const char *);
 uint64_t rec_elem_u64(struct rec *, const char *,
 	    const msgpack_object_array *, size_t);
 
+/* One pass over the map for many keys; then typed checks on values. */
+void	 rec_lookup(const struct rec *, const char *const *, size_t,
+	    const msgpack_object **);
+uint64_t rec_val_u64(struct rec *, const char *, const msgpack_object *);
+uint64_t rec_val_u64_or(struct rec *, const char *, const msgpack_object *,
+	    uint64_t);
+const msgpack_object_array *rec_val_array(struct rec *, const char *,
+	    const msgpack_object *);
+int	 rec_val_enum(struct rec *, const char *, const msgpack_object *,
+	    const char *const *);
+
 const char *rec_typename(const msgpack_object *);
 
 #endif

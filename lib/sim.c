@@ -63,6 +63,7 @@ struct port {
 	uint32_t	 n, cap;
 	uint64_t	 cap_bps;	/* water-filling */
 	uint32_t	 cnt, mark;
+	uint8_t		 isdirty;
 };
 
 struct gpu {
@@ -101,6 +102,7 @@ struct sim {
 	uint32_t		 moving;	/* flows with a positive rate */
 	struct pair		*pr;
 	size_t			 npr, prcap;
+	uint32_t		*tpair;		/* transfer -> its pair */
 	uint64_t		*hkey;		/* pair hash: key + 1, 0 empty */
 	uint32_t		*hval;
 	size_t			 hcap;
@@ -114,6 +116,9 @@ struct sim {
 	struct port		*port;		/* 2 * gpus */
 	uint32_t		 epoch;
 	uint32_t		*qports, *qflows;
+	uint32_t		*dirty;		/* ports to rebalance at now */
+	size_t			 ndirty;
+	uint32_t		*minp;
 	uint64_t		 last_moving;
 	int			 failed;
 };
@@ -183,19 +188,54 @@ partner(const struct sim *s, uint32_t sw, uint32_t g)
 }
 
 
+static int
+hash_grow(struct sim *s)
+{
+	size_t ncap = s->hcap ? s->hcap * 2 : 1024, i, j, mask = ncap - 1;
+	uint64_t *nk;
+	uint32_t *nv;
+
+	nk = calloc(ncap, sizeof(*nk));
+	nv = calloc(ncap, sizeof(*nv));
+	if (nk == NULL || nv == NULL) {
+		free(nk);
+		free(nv);
+		fail(s, "out of memory");
+		return -1;
+	}
+	for (i = 0; i < s->hcap; i++) {
+		if (s->hkey[i] == 0)
+			continue;
+		for (j = (s->hkey[i] * 0x9e3779b97f4a7c15ULL) >> 20 & mask;
+		    nk[j] != 0; j = (j + 1) & mask)
+			;
+		nk[j] = s->hkey[i];
+		nv[j] = s->hval[i];
+	}
+	free(s->hkey);
+	free(s->hval);
+	s->hkey = nk;
+	s->hval = nv;
+	s->hcap = ncap;
+	return 0;
+}
+
 static uint32_t
 pair_find(struct sim *s, uint32_t a, uint32_t b, int create)
 {
 	uint64_t key = (uint64_t)a * s->net->gpus + b + 1;
-	size_t i, mask = s->hcap - 1;
+	size_t i, mask;
 	struct pair *p;
 	uint32_t sw;
 
+	if ((s->npr + 1) * 2 > s->hcap && (!create || hash_grow(s) != 0))
+		return NONE;
+	mask = s->hcap - 1;
 	for (i = (key * 0x9e3779b97f4a7c15ULL) >> 20 & mask; s->hkey[i] != 0;
 	    i = (i + 1) & mask)
 		if (s->hkey[i] == key)
 			return s->hval[i];
-	if (!create || s->npr * 2 >= s->hcap)
+	if (!create)
 		return NONE;
 	if (grow(s, (void **)&s->pr, &s->prcap, s->npr + 1, sizeof(*s->pr)))
 		return NONE;
@@ -503,12 +543,15 @@ component(struct sim *s, const uint32_t *seed, int nseed, size_t *nf)
 	return np;
 }
 
-/* Progressive filling: freeze the flows of the tightest port, repeat. */
+/*
+ * Progressive filling: all rates rise together; the ports that fill
+ * first freeze their flows at that share; repeat with the rest.
+ */
 static void
 waterfill(struct sim *s, size_t np, size_t nf)
 {
 	uint64_t C = (uint64_t)s->net->switches * s->net->bandwidth_bps;
-	size_t i, k, left = nf;
+	size_t i, k, left = nf, nmin;
 
 	for (i = 0; i < np; i++) {
 		s->port[s->qports[i]].cap_bps = C;
@@ -526,23 +569,35 @@ waterfill(struct sim *s, size_t np, size_t nf)
 				b = p;
 		}
 		share = b->cap_bps / b->cnt;
-		for (k = 0; k < b->n; k++) {
-			uint32_t fi = b->f[k], pts[2];
-			int j;
+		for (i = nmin = 0; i < np; i++) {
+			struct port *p = &s->port[s->qports[i]];
 
-			if (s->fl[fi].mark != s->epoch)
-				continue;
-			s->fl[fi].mark = s->epoch + 1;
-			s->fl[fi].nrate = share;
-			left--;
-			pts[0] = s->pr[s->fl[fi].pair].src;
-			pts[1] = s->net->gpus + s->pr[s->fl[fi].pair].dst;
-			for (j = 0; j < 2; j++) {
-				struct port *q = &s->port[pts[j]];
+			if (p->cnt > 0 && (u128)p->cap_bps * b->cnt ==
+			    (u128)b->cap_bps * p->cnt)
+				s->minp[nmin++] = s->qports[i];
+		}
+		for (i = 0; i < nmin; i++) {
+			struct port *m = &s->port[s->minp[i]];
 
-				q->cap_bps -= share < q->cap_bps ? share :
-				    q->cap_bps;
-				q->cnt--;
+			for (k = 0; k < m->n; k++) {
+				uint32_t fi = m->f[k], pts[2];
+				int j;
+
+				if (s->fl[fi].mark != s->epoch)
+					continue;
+				s->fl[fi].mark = s->epoch + 1;
+				s->fl[fi].nrate = share;
+				left--;
+				pts[0] = s->pr[s->fl[fi].pair].src;
+				pts[1] = s->net->gpus +
+				    s->pr[s->fl[fi].pair].dst;
+				for (j = 0; j < 2; j++) {
+					struct port *q = &s->port[pts[j]];
+
+					q->cap_bps -= share < q->cap_bps ?
+					    share : q->cap_bps;
+					q->cnt--;
+				}
 			}
 		}
 	}
@@ -554,12 +609,31 @@ waterfill(struct sim *s, size_t np, size_t nf)
 	}
 }
 
+/* Mark a port whose flows must be re-shared before time moves on. */
 static void
-rebalance(struct sim *s, const uint32_t *seed, int nseed)
+dirty(struct sim *s, uint32_t pt)
 {
-	size_t np, nf;
+	if (s->port[pt].isdirty)
+		return;
+	s->port[pt].isdirty = 1;
+	s->dirty[s->ndirty++] = pt;
+}
 
-	np = component(s, seed, nseed, &nf);
+/* Re-share every component touched at this instant, all at once. */
+static void
+rebalance(struct sim *s)
+{
+	size_t np, nf, i, k = 0;
+
+	for (i = 0; i < s->ndirty; i++) {
+		s->port[s->dirty[i]].isdirty = 0;
+		if (s->port[s->dirty[i]].n > 0)
+			s->dirty[k++] = s->dirty[i];
+	}
+	s->ndirty = 0;
+	if (k == 0)
+		return;
+	np = component(s, s->dirty, (int)k, &nf);
 	if (nf > 0)
 		waterfill(s, np, nf);
 }
@@ -575,24 +649,22 @@ ideal_add(struct sim *s, uint32_t fi)
 	if (s->port[pts[0]].n == 1 && s->port[pts[1]].n == 1)
 		flow_rate(s, fi, (uint64_t)s->net->switches *
 		    s->net->bandwidth_bps);
-	else
-		rebalance(s, pts, 2);
+	else {
+		dirty(s, pts[0]);
+		dirty(s, pts[1]);
+	}
 }
 
 static void
 ideal_remove(struct sim *s, uint32_t fi)
 {
 	const struct pair *p = &s->pr[s->fl[fi].pair];
-	uint32_t pts[2] = { p->src, s->net->gpus + p->dst }, seed[2];
-	int n = 0, j;
+	uint32_t pts[2] = { p->src, s->net->gpus + p->dst };
 
 	port_del(s, pts[0], fi, 0);
 	port_del(s, pts[1], fi, 1);
-	for (j = 0; j < 2; j++)
-		if (s->port[pts[j]].n > 0)
-			seed[n++] = pts[j];
-	if (n > 0)
-		rebalance(s, seed, n);
+	dirty(s, pts[0]);
+	dirty(s, pts[1]);
 }
 
 /* ---- transfers ---- */
@@ -605,10 +677,7 @@ transfer_ready(struct sim *s, uint32_t t)
 	uint64_t occ;
 
 	s->g[tk->gpu].ready_bytes += tk->amount;
-	if ((pi = pair_find(s, tk->gpu, tk->dst, 1)) == NONE) {
-		fail(s, "out of memory (pairs)");
-		return;
-	}
+	pi = s->tpair[t];
 	logev(s, "ready %u %u->%u %llu", t, tk->gpu, tk->dst,
 	    (unsigned long long)tk->amount);
 	if (s->ideal) {
@@ -817,10 +886,8 @@ setup_tasks(struct sim *s)
 
 			s->comp[g->off + g->n++] = (uint32_t)i;
 		}
-	for (s->hcap = 64; s->hcap < 4 * (ntr + gpus); s->hcap *= 2)
-		;
-	s->hkey = zalloc(s, s->hcap, sizeof(*s->hkey));
-	s->hval = zalloc(s, s->hcap, sizeof(*s->hval));
+	(void)ntr;
+	s->tpair = zalloc(s, d->n, sizeof(*s->tpair));
 	return s->failed ? -1 : 0;
 }
 
@@ -915,6 +982,8 @@ setup_net(struct sim *s)
 	s->cperiod = zalloc(s, s->sc ? s->sc->nc : 0, sizeof(*s->cperiod));
 	s->port = zalloc(s, 2 * (size_t)s->net->gpus, sizeof(*s->port));
 	s->qports = zalloc(s, 2 * (size_t)s->net->gpus, sizeof(*s->qports));
+	s->dirty = zalloc(s, 2 * (size_t)s->net->gpus, sizeof(*s->dirty));
+	s->minp = zalloc(s, 2 * (size_t)s->net->gpus, sizeof(*s->minp));
 	if (s->failed)
 		return -1;
 	memset(s->partner, 0xff, n * sizeof(*s->partner));
@@ -1062,6 +1131,12 @@ loop(struct sim *s)
 	double t0 = wall();
 
 	while (s->done < s->d->n && !s->failed) {
+		const struct heap_item *top = heap_peek(&s->h);
+
+		if (s->ndirty > 0 && (top == NULL || top->key > s->now)) {
+			rebalance(s);
+			continue;
+		}
 		if (!heap_pop(&s->h, &it) || stuck(s)) {
 			deadlock(s);
 			return;
@@ -1118,6 +1193,8 @@ cleanup(struct sim *s)
 	free(s->port);
 	free(s->qports);
 	free(s->qflows);
+	free(s->dirty);
+	free(s->minp);
 	free(s->pending);
 	free(s->succ_off);
 	free(s->succ);
@@ -1133,6 +1210,7 @@ cleanup(struct sim *s)
 	free(s->pr);
 	free(s->hkey);
 	free(s->hval);
+	free(s->tpair);
 	free(s->partner);
 	free(s->lastp);
 	free(s->up_at);
@@ -1164,7 +1242,8 @@ sim_run(const struct dag *d, const struct net *net,
 	    setup_net(&s) == 0 && (s.ideal || setup_plans(&s) == 0)) {
 		for (i = 0; i < d->n; i++)
 			if (d->t[i].kind == DAG_TRANSFER)
-				pair_find(&s, d->t[i].gpu, d->t[i].dst, 1);
+				s.tpair[i] = pair_find(&s, d->t[i].gpu,
+				    d->t[i].dst, 1);
 		if (s.ideal)
 			s.plan_of = NULL;
 		s.qflows = zalloc(&s, d->n, sizeof(*s.qflows));

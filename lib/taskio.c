@@ -40,28 +40,76 @@ taskio_write(msgpack_packer *pk, const struct dag *d, size_t i,
 		stream_pack_kstr(pk, "name", name);
 }
 
+enum { K_ID, K_KIND, K_DEPS, K_GPU, K_DUR, K_SRC, K_DST, K_BYTES, K_STEP,
+	K_N };
+
+static const char *const keys[K_N] = { "id", "kind", "deps", "gpu",
+	"duration_ps", "src", "dst", "bytes", "step" };
+
+static uint32_t
+gpu_key(struct rec *r, int k, const msgpack_object **v)
+{
+	uint64_t x = rec_val_u64(r, keys[k], v[k]);
+
+	if (x > UINT32_MAX) {
+		rec_fail(r, "key \"%s\": %llu is too large", keys[k],
+		    (unsigned long long)x);
+		return 0;
+	}
+	return (uint32_t)x;
+}
+
+/* Check the dependencies and store them in place in the dag. */
+static int
+read_deps(struct rec *r, struct dag *d, const msgpack_object_array *a,
+    uint64_t id, uint32_t **out)
+{
+	uint32_t *deps;
+	size_t i;
+
+	if ((deps = dag_dep_space(d, a->size)) == NULL) {
+		rec_fail(r, "out of memory");
+		return -1;
+	}
+	for (i = 0; i < a->size && !rec_failed(r); i++) {
+		const msgpack_object *o = &a->ptr[i];
+
+		if (o->type != MSGPACK_OBJECT_POSITIVE_INTEGER)
+			rec_fail(r, "key \"deps\": item %zu: expected "
+			    "unsigned integer, got %s", i, rec_typename(o));
+		else if (o->via.u64 >= id)
+			rec_fail(r, "task %llu depends on %llu, which is not "
+			    "an earlier task", (unsigned long long)id,
+			    (unsigned long long)o->via.u64);
+		else
+			deps[i] = (uint32_t)o->via.u64;
+	}
+	*out = deps;
+	return rec_failed(r) ? -1 : 0;
+}
+
 int
 taskio_read(struct rec *r, struct dag *d, uint32_t gpus)
 {
+	const msgpack_object *v[K_N];
 	const msgpack_object_array *a;
 	struct dag_task t = { 0 };
 	uint32_t *deps;
 	uint64_t id;
-	size_t i;
-	int rc;
 
-	id = rec_u64(r, "id");
-	t.kind = (uint8_t)rec_enum(r, "kind", kinds);
-	a = rec_array(r, "deps");
+	rec_lookup(r, keys, K_N, v);
+	id = rec_val_u64(r, "id", v[K_ID]);
+	t.kind = (uint8_t)rec_val_enum(r, "kind", v[K_KIND], kinds);
+	a = rec_val_array(r, "deps", v[K_DEPS]);
 	if (t.kind == DAG_COMPUTE) {
-		t.gpu = (uint32_t)rec_u64_max(r, "gpu", UINT32_MAX);
-		t.amount = rec_u64(r, "duration_ps");
+		t.gpu = gpu_key(r, K_GPU, v);
+		t.amount = rec_val_u64(r, "duration_ps", v[K_DUR]);
 	} else {
-		t.gpu = (uint32_t)rec_u64_max(r, "src", UINT32_MAX);
-		t.dst = (uint32_t)rec_u64_max(r, "dst", UINT32_MAX);
-		t.amount = rec_u64(r, "bytes");
+		t.gpu = gpu_key(r, K_SRC, v);
+		t.dst = gpu_key(r, K_DST, v);
+		t.amount = rec_val_u64(r, "bytes", v[K_BYTES]);
 	}
-	t.step = (uint32_t)rec_u64_or(r, "step", 0);
+	t.step = (uint32_t)rec_val_u64_or(r, "step", v[K_STEP], 0);
 	if (rec_failed(r))
 		return -1;
 	if (id != d->n) {
@@ -77,22 +125,11 @@ taskio_read(struct rec *r, struct dag *d, uint32_t gpus)
 		rec_fail(r, "transfer from GPU %u to itself", t.gpu);
 		return -1;
 	}
-	if ((deps = malloc((a->size + 1) * sizeof(*deps))) == NULL) {
+	if (read_deps(r, d, a, id, &deps) != 0)
+		return -1;
+	if (dag_add(d, &t, deps, a->size) != 0) {
 		rec_fail(r, "out of memory");
 		return -1;
 	}
-	for (i = 0; i < a->size; i++) {
-		uint64_t v = rec_elem_u64(r, "deps", a, i);
-
-		if (!rec_failed(r) && v >= id)
-			rec_fail(r, "task %llu depends on %llu, which is not "
-			    "an earlier task", (unsigned long long)id,
-			    (unsigned long long)v);
-		deps[i] = (uint32_t)v;
-	}
-	rc = rec_failed(r) ? -1 : dag_add(d, &t, deps, a->size);
-	if (rc != 0 && !rec_failed(r))
-		rec_fail(r, "out of memory");
-	free(deps);
-	return rc;
+	return 0;
 }
