@@ -24,14 +24,16 @@
 enum dag_kind { DAG_COMPUTE, DAG_TRANSFER };
 
 struct dag_task {
-	uint8_t		kind;
+	uint64_t	amount;	/* compute: duration in ps; transfer: bytes */
+	uint64_t	dep_off;
 	uint32_t	gpu;	/* compute: its GPU; transfer: the source */
 	uint32_t	dst;	/* transfer: the destination */
-	uint64_t	amount;	/* compute: duration in ps; transfer: bytes */
-	uint32_t	step;	/* training step the task belongs to */
-	size_t		dep_off;
 	uint32_t	ndep;
+	uint16_t	step;	/* training step the task belongs to */
+	uint8_t		kind;
 };
+
+#define DAG_MAX_STEP	UINT16_MAX
 
 struct dag {
 	struct dag_task	*t;

@@ -89,6 +89,8 @@ struct sim {
 	uint32_t		*pending, *succ, *comp, *plan_of;
 	size_t			*succ_off;
 	uint8_t			*ready;
+	uint32_t		*roots;		/* tasks without dependencies */
+	size_t			 nroots;
 	uint64_t		*left;		/* transfer bytes undelivered */
 	size_t			 done;
 	struct gpu		*g;
@@ -721,6 +723,10 @@ task_done(struct sim *s, uint32_t t)
 	size_t i;
 
 	s->out->end[t] = s->now;
+	if (s->now > s->out->makespan)
+		s->out->makespan = s->now;
+	if (s->now > s->out->step_end[s->d->t[t].step])
+		s->out->step_end[s->d->t[t].step] = s->now;
 	s->done++;
 	logev(s, "done %u", t);
 	for (i = s->succ_off[t]; i < s->succ_off[t + 1]; i++)
@@ -837,12 +843,16 @@ zalloc(struct sim *s, size_t n, size_t sz)
 	return p;
 }
 
+/*
+ * Two passes over the tasks: count (dependencies, successors, compute
+ * tasks per GPU, steps, tasks ready at once), then fill the lists.
+ */
 static int
 setup_tasks(struct sim *s)
 {
 	const struct dag *d = s->d;
-	size_t i, j, ntr = 0;
-	uint32_t gpus = s->net->gpus, gi;
+	size_t i, j;
+	uint32_t gpus = s->net->gpus, gi, nsteps = 1;
 
 	s->pending = zalloc(s, d->n, sizeof(*s->pending));
 	s->succ_off = zalloc(s, d->n + 2, sizeof(*s->succ_off));
@@ -850,44 +860,51 @@ setup_tasks(struct sim *s)
 	s->ready = zalloc(s, d->n, 1);
 	s->left = zalloc(s, d->n, sizeof(*s->left));
 	s->comp = zalloc(s, d->n, sizeof(*s->comp));
+	s->tpair = zalloc(s, d->n, sizeof(*s->tpair));
 	s->g = zalloc(s, gpus, sizeof(*s->g));
+	s->roots = zalloc(s, d->n, sizeof(*s->roots));
 	if (s->failed)
 		return -1;
 	for (i = 0; i < d->n; i++) {
-		const uint32_t *dep = dag_deps(d, i);
+		const struct dag_task *t = &d->t[i];
+		const uint32_t *dep = d->dep + t->dep_off;
 
-		s->pending[i] = d->t[i].ndep;
-		for (j = 0; j < d->t[i].ndep; j++)
+		s->pending[i] = t->ndep;
+		if (t->ndep == 0)
+			s->roots[s->nroots++] = (uint32_t)i;
+		for (j = 0; j < t->ndep; j++)
 			s->succ_off[dep[j] + 2]++;
-		if (d->t[i].kind == DAG_COMPUTE)
-			s->g[d->t[i].gpu].n++;
-		else {
-			s->left[i] = d->t[i].amount;
-			ntr++;
-		}
+		if (t->step >= nsteps)
+			nsteps = t->step + 1U;
+		if (t->kind == DAG_COMPUTE)
+			s->g[t->gpu].n++;
+		else
+			s->left[i] = t->amount;
 	}
 	for (i = 0; i < d->n; i++)
 		s->succ_off[i + 2] += s->succ_off[i + 1];
-	for (i = 0; i < d->n; i++) {
-		const uint32_t *dep = dag_deps(d, i);
-
-		for (j = 0; j < d->t[i].ndep; j++)
-			s->succ[s->succ_off[dep[j] + 1]++] = (uint32_t)i;
-	}
 	for (gi = 1; gi < gpus; gi++)
 		s->g[gi].off = s->g[gi - 1].off + s->g[gi - 1].n;
 	for (gi = 0; gi < gpus; gi++) {
 		s->g[gi].n = 0;
 		s->g[gi].flows = NONE;
 	}
-	for (i = 0; i < d->n; i++)
-		if (d->t[i].kind == DAG_COMPUTE) {
-			struct gpu *g = &s->g[d->t[i].gpu];
+	for (i = 0; i < d->n; i++) {
+		const struct dag_task *t = &d->t[i];
+		const uint32_t *dep = d->dep + t->dep_off;
+
+		for (j = 0; j < t->ndep; j++)
+			s->succ[s->succ_off[dep[j] + 1]++] = (uint32_t)i;
+		if (t->kind == DAG_COMPUTE) {
+			struct gpu *g = &s->g[t->gpu];
 
 			s->comp[g->off + g->n++] = (uint32_t)i;
-		}
-	(void)ntr;
-	s->tpair = zalloc(s, d->n, sizeof(*s->tpair));
+		} else if ((s->tpair[i] = pair_find(s, t->gpu, t->dst, 1)) ==
+		    NONE)
+			return -1;
+	}
+	s->out->nsteps = nsteps;
+	s->out->step_end = zalloc(s, nsteps, sizeof(*s->out->step_end));
 	return s->failed ? -1 : 0;
 }
 
@@ -998,13 +1015,7 @@ setup_net(struct sim *s)
 static int
 setup_out(struct sim *s, struct sim_out *o)
 {
-	size_t i;
-
 	memset(o, 0, sizeof(*o));
-	for (i = 0; i < s->d->n; i++)
-		if (s->d->t[i].step + 1 > o->nsteps)
-			o->nsteps = s->d->t[i].step + 1;
-	o->step_end = zalloc(s, o->nsteps, sizeof(*o->step_end));
 	o->gpu = zalloc(s, s->net->gpus, sizeof(*o->gpu));
 	o->sw = zalloc(s, s->net->switches, sizeof(*o->sw));
 	o->start = zalloc(s, s->d->n, sizeof(*o->start));
@@ -1058,7 +1069,8 @@ deadlock(struct sim *s)
 	    "(%u->%u, %llu bytes) waits for a circuit %u-%u%s that never "
 	    "comes", (unsigned long long)s->now, s->done, s->d->n, i,
 	    t->gpu, t->dst, (unsigned long long)t->amount, t->gpu, t->dst,
-	    s->plan_of[i] != NONE ? " on its planned switch" : "");
+	    s->plan_of != NULL && s->plan_of[i] != NONE ?
+	    " on its planned switch" : "");
 }
 
 static double
@@ -1162,14 +1174,6 @@ finish(struct sim *s)
 	size_t i;
 	uint32_t g;
 
-	for (i = 0; i < s->d->n; i++) {
-		uint32_t st = s->d->t[i].step;
-
-		if (o->end[i] > o->makespan)
-			o->makespan = o->end[i];
-		if (o->end[i] > o->step_end[st])
-			o->step_end[st] = o->end[i];
-	}
 	for (i = 0; s->sc != NULL && i < s->sc->nc; i++)
 		if (s->up_at[i] < o->makespan)
 			o->sw[s->sc->c[i].sw].up_ps += o->makespan -
@@ -1211,6 +1215,7 @@ cleanup(struct sim *s)
 	free(s->hkey);
 	free(s->hval);
 	free(s->tpair);
+	free(s->roots);
 	free(s->partner);
 	free(s->lastp);
 	free(s->up_at);
@@ -1238,18 +1243,11 @@ sim_run(const struct dag *d, const struct net *net,
 	s.sc = s.ideal ? NULL : sc;
 	s.segfree = s.flfree = NONE;
 	heap_init(&s.h);
-	if (setup_out(&s, out) == 0 && setup_tasks(&s) == 0 &&
-	    setup_net(&s) == 0 && (s.ideal || setup_plans(&s) == 0)) {
-		for (i = 0; i < d->n; i++)
-			if (d->t[i].kind == DAG_TRANSFER)
-				s.tpair[i] = pair_find(&s, d->t[i].gpu,
-				    d->t[i].dst, 1);
-		if (s.ideal)
-			s.plan_of = NULL;
+	if (setup_out(&s, out) == 0 && setup_net(&s) == 0 &&
+	    setup_tasks(&s) == 0 && (s.ideal || setup_plans(&s) == 0)) {
 		s.qflows = zalloc(&s, d->n, sizeof(*s.qflows));
-		for (i = 0; i < d->n && !s.failed; i++)
-			if (d->t[i].ndep == 0)
-				make_ready(&s, (uint32_t)i);
+		for (i = 0; i < s.nroots && !s.failed; i++)
+			make_ready(&s, s.roots[i]);
 		loop(&s);
 	}
 	if (!s.failed)

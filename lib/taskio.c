@@ -95,7 +95,7 @@ taskio_read(struct rec *r, struct dag *d, uint32_t gpus)
 	const msgpack_object_array *a;
 	struct dag_task t = { 0 };
 	uint32_t *deps;
-	uint64_t id;
+	uint64_t id, step;
 
 	rec_lookup(r, keys, K_N, v);
 	id = rec_val_u64(r, "id", v[K_ID]);
@@ -109,9 +109,13 @@ taskio_read(struct rec *r, struct dag *d, uint32_t gpus)
 		t.dst = gpu_key(r, K_DST, v);
 		t.amount = rec_val_u64(r, "bytes", v[K_BYTES]);
 	}
-	t.step = (uint32_t)rec_val_u64_or(r, "step", v[K_STEP], 0);
+	step = rec_val_u64_or(r, "step", v[K_STEP], 0);
+	if (!rec_failed(r) && step > DAG_MAX_STEP)
+		rec_fail(r, "key \"step\": %llu exceeds %u",
+		    (unsigned long long)step, DAG_MAX_STEP);
 	if (rec_failed(r))
 		return -1;
+	t.step = (uint16_t)step;
 	if (id != d->n) {
 		rec_fail(r, "id %llu out of order (expected %zu)",
 		    (unsigned long long)id, d->n);

@@ -105,6 +105,9 @@ read_op(struct build *b, struct rec *r)
 	nm = rec_str(r, "name", &len);
 	deps = rec_array(r, "deps");
 	o.step = (uint32_t)rec_u64_or(r, "step", 0);
+	if (!r->failed && o.step > DAG_MAX_STEP)
+		rec_fail(r, "key \"step\": %u exceeds %u", o.step,
+		    DAG_MAX_STEP);
 	if (o.kind == OP_COMPUTE)
 		o.amount = rec_u64(r, "duration_ps");
 	else
@@ -525,7 +528,7 @@ static void
 expand_compute(struct build *b, struct op *m)
 {
 	struct dag_task t = { .kind = DAG_COMPUTE, .gpu = m->rank,
-	    .amount = m->amount, .step = m->step };
+	    .amount = m->amount, .step = (uint16_t)m->step };
 	size_t n;
 	uint32_t id;
 
@@ -539,7 +542,7 @@ expand_p2p(struct build *b, const struct node *nd)
 {
 	struct op *s = &b->ops.o[nd->member[0]], *r = &b->ops.o[nd->member[1]];
 	struct dag_task t = { .kind = DAG_TRANSFER, .gpu = s->rank,
-	    .dst = s->peer, .amount = s->amount, .step = s->step };
+	    .dst = s->peer, .amount = s->amount, .step = (uint16_t)s->step };
 	size_t n;
 	uint32_t id;
 
@@ -570,7 +573,7 @@ expand_coll(struct build *b, const struct node *nd, struct coll_plan *pl)
 		struct op *src = &o[nd->member[x->src]];
 		struct dag_task t = { .kind = DAG_TRANSFER, .gpu = src->rank,
 		    .dst = f->group[x->dst], .amount = x->bytes,
-		    .step = src->step };
+		    .step = (uint16_t)src->step };
 
 		/*
 		 * Every send of a rank also waits for the rank's own

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "dag.h"
@@ -27,6 +28,15 @@
 #include "taskio.h"
 #include "units.h"
 
+static double
+now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 struct input {
 	struct net	 net;
 	int		 have_net;
@@ -37,6 +47,7 @@ struct input {
 
 struct args {
 	int		 fabric;	/* -1: from the stream */
+	int		 verbose;
 	const char	*circuits;
 	int		 taskruns;
 	const char	*logpath;
@@ -46,7 +57,7 @@ struct args {
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: ocssim [-t] [-c circuits] "
+	fprintf(stderr, "usage: ocssim [-tv] [-c circuits] "
 	    "[-f schedule|ideal|static] [-l logfile]\n"
 	    "              [-T seconds]\n");
 	exit(2);
@@ -295,13 +306,14 @@ parse_args(struct args *a, int argc, char **argv)
 		{ "log",	required_argument, NULL, 'l' },
 		{ "taskruns",	no_argument,	   NULL, 't' },
 		{ "time-limit",	required_argument, NULL, 'T' },
+		{ "verbose",	no_argument,	   NULL, 'v' },
 		{ NULL, 0, NULL, 0 }
 	};
 	char *end;
 	int ch, i;
 
 	*a = (struct args){ .fabric = -1 };
-	while ((ch = getopt_long(argc, argv, "c:f:l:tT:", longopts, NULL)) !=
+	while ((ch = getopt_long(argc, argv, "c:f:l:tT:v", longopts, NULL)) !=
 	    -1) {
 		switch (ch) {
 		case 'c':
@@ -322,6 +334,9 @@ parse_args(struct args *a, int argc, char **argv)
 			break;
 		case 't':
 			a->taskruns = 1;
+			break;
+		case 'v':
+			a->verbose = 1;
 			break;
 		case 'T':
 			a->time_limit = strtod(optarg, &end);
@@ -354,6 +369,7 @@ main(int argc, char **argv)
 	struct args a;
 	char err[400];
 	int fabric, rc;
+	double t0, t1, t2;
 
 	die_init("ocssim");
 	parse_args(&a, argc, argv);
@@ -363,8 +379,10 @@ main(int argc, char **argv)
 	sched_init(&in.sc);
 	if ((w = stream_writer(stdout)) == NULL)
 		die("out of memory");
+	t0 = now_s();
 	read_input(&in, w, argc - 1, argv + 1);
 	fabric = choose_fabric(&in, &a);
+	t1 = now_s();
 	opt.fabric = fabric;
 	opt.time_limit = a.time_limit;
 	if (a.logpath != NULL && (opt.log = fopen(a.logpath, "w")) == NULL)
@@ -372,6 +390,7 @@ main(int argc, char **argv)
 	if (isatty(STDERR_FILENO))
 		opt.progress = progress;
 	rc = sim_run(&in.dag, &in.net, &in.sc, &opt, &out, err, sizeof(err));
+	t2 = now_s();
 	if (opt.progress != NULL)
 		fputc('\n', stderr);
 	if (rc != 0)
@@ -384,6 +403,11 @@ main(int argc, char **argv)
 		write_runs(stream_packer(w), &out, in.dag.n);
 	if ((rc = stream_writer_close(w)) != 0)
 		die("write error: %s", strerror(rc));
+	if (a.verbose)
+		fprintf(stderr, "ocssim: %zu tasks read in %.3f s; %llu events "
+		    "simulated in %.3f s (%.0f events/s); output in %.3f s\n",
+		    in.dag.n, t1 - t0, (unsigned long long)out.events, t2 - t1,
+		    t2 > t1 ? out.events / (t2 - t1) : 0.0, now_s() - t2);
 	sim_out_free(&out);
 	dag_free(&in.dag);
 	sched_free(&in.sc);
