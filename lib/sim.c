@@ -27,6 +27,8 @@ struct seg {
 	uint32_t	task;
 	uint32_t	next;
 	uint64_t	bytes;
+	uint32_t	fdst;		/* final destination */
+	uint8_t		relayed;	/* held by a relay for fdst */
 };
 
 struct flow {
@@ -51,6 +53,11 @@ struct pair {
 	uint32_t	up;		/* switches with the circuit up */
 	uint32_t	pbusy;		/* of those, running a planned flow */
 	uint32_t	pq;		/* first plan queue (one per switch) */
+	uint32_t	rhead, rtail;	/* relayed segments, served first */
+	uint32_t	gnext;		/* next pair from the same source */
+	uint64_t	qbytes;		/* bytes in the local queue */
+	uint64_t	held;		/* relay bytes src holds for dst */
+	uint64_t	until;		/* end of the circuit now up */
 };
 
 struct pqueue {
@@ -72,6 +79,7 @@ struct gpu {
 	uint64_t	free_at;
 	uint64_t	ready_bytes, sent_bytes;
 	uint32_t	flows;		/* head of active flow list */
+	uint32_t	pairs;		/* head of its pairs as a source */
 };
 
 struct sim {
@@ -83,6 +91,8 @@ struct sim {
 	char			*err;
 	size_t			 errlen;
 	int			 ideal;
+	int			 vlb;
+	uint64_t		 vlb_cap;
 	uint64_t		 now, seq;
 	struct heap		 h;
 	/* tasks */
@@ -242,7 +252,11 @@ pair_find(struct sim *s, uint32_t a, uint32_t b, int create)
 	if (grow(s, (void **)&s->pr, &s->prcap, s->npr + 1, sizeof(*s->pr)))
 		return NONE;
 	p = &s->pr[s->npr];
-	*p = (struct pair){ a, b, NONE, NONE, NONE, 0, 0, NONE };
+	*p = (struct pair){ .src = a, .dst = b, .qhead = NONE, .qtail = NONE,
+	    .flow = NONE, .pq = NONE, .rhead = NONE, .rtail = NONE,
+	    .gnext = s->g != NULL ? s->g[a].pairs : NONE };
+	if (s->g != NULL)
+		s->g[a].pairs = (uint32_t)s->npr;
 	for (sw = 0; s->partner != NULL && sw < s->net->switches; sw++)
 		p->up += partner(s, sw, a) == b;
 	s->hkey[i] = key;
@@ -402,7 +416,7 @@ seg_new(struct sim *s, uint32_t task, uint64_t bytes)
 			return NONE;
 		i = (uint32_t)s->nseg++;
 	}
-	s->seg[i] = (struct seg){ task, NONE, bytes };
+	s->seg[i] = (struct seg){ task, NONE, bytes, s->d->t[task].dst, 0 };
 	return i;
 }
 
@@ -413,23 +427,134 @@ pair_rate(const struct sim *s, const struct pair *p)
 	return (uint64_t)(p->up - p->pbusy) * s->net->bandwidth_bps;
 }
 
+static uint32_t
+pop(struct sim *s, uint32_t *head, uint32_t *tail)
+{
+	uint32_t sg = *head;
+
+	*head = s->seg[sg].next;
+	if (*head == NONE)
+		*tail = NONE;
+	return sg;
+}
+
+static void
+append(struct sim *s, uint32_t *head, uint32_t *tail, uint32_t sg)
+{
+	s->seg[sg].next = NONE;
+	if (*tail == NONE)
+		*head = sg;
+	else
+		s->seg[*tail].next = sg;
+	*tail = sg;
+}
+
+static uint32_t offer(struct sim *, uint32_t);
+
+/* Bytes the pair's circuits carry before the first of them goes down. */
+static uint64_t
+spare(const struct sim *s, const struct pair *p)
+{
+	unsigned __int128 w;
+
+	if (p->until == UINT64_MAX)
+		return UINT64_MAX;
+	if (s->now >= p->until)
+		return 0;
+	w = (unsigned __int128)(p->until - s->now) * pair_rate(s, p);
+	return (uint64_t)(w / WORK_BYTE);
+}
+
+/* The head segment, or its first max bytes split off. */
+static uint32_t
+take(struct sim *s, uint32_t *head, uint32_t *tail, uint64_t max)
+{
+	uint32_t h = *head, sg;
+
+	if (s->seg[h].bytes <= max)
+		return pop(s, head, tail);
+	if ((sg = seg_new(s, s->seg[h].task, max)) == NONE)
+		return NONE;
+	s->seg[sg].fdst = s->seg[*head].fdst;
+	s->seg[sg].relayed = s->seg[*head].relayed;
+	s->seg[*head].bytes -= max;
+	return sg;
+}
+
+/*
+ * Start the pair's next segment while a circuit is up: relayed bytes
+ * first, then local ones, then (two-hop) an offer of other bytes.
+ */
 static void
 pair_serve(struct sim *s, uint32_t pi)
 {
 	struct pair *p = &s->pr[pi];
+	uint64_t max = UINT64_MAX;
 	uint32_t sg, f;
 
-	if (p->flow != NONE || p->qhead == NONE)
+	if (p->flow != NONE || pair_rate(s, p) == 0)
 		return;
-	sg = p->qhead;
-	p->qhead = s->seg[sg].next;
-	if (p->qhead == NONE)
-		p->qtail = NONE;
+	/*
+	 * Under two-hop forwarding a slot serves only what it can carry,
+	 * so that the rest stays queued where relays can take it.
+	 */
+	if (s->vlb && (max = spare(s, p)) == 0)
+		return;
+	if (p->rhead != NONE)
+		sg = take(s, &p->rhead, &p->rtail, max);
+	else if (p->qhead != NONE) {
+		sg = take(s, &p->qhead, &p->qtail, max);
+		if (sg != NONE)
+			s->pr[pi].qbytes -= s->seg[sg].bytes;
+	} else if (!s->vlb || (sg = offer(s, pi)) == NONE)
+		return;
+	if (sg == NONE)
+		return;
 	if ((f = flow_new(s, sg, pi, -1)) == NONE)
 		return;
-	s->pr[pi].flow = f;
+	p = &s->pr[pi];
+	p->flow = f;
 	logev(s, "send-start %u %u->%u", s->seg[sg].task, p->src, p->dst);
-	flow_rate(s, f, pair_rate(s, &s->pr[pi]));
+	flow_rate(s, f, pair_rate(s, p));
+}
+
+/*
+ * RotorLB: the circuit a-b has spare capacity.  Offer b the queued bytes
+ * of a for the destination d with the most of them, as much as b still
+ * accepts for d (the cap) and the circuit can carry before it goes down.
+ */
+static uint32_t
+offer(struct sim *s, uint32_t pi)
+{
+	uint32_t a = s->pr[pi].src, b = s->pr[pi].dst, best = NONE, k, rp;
+	uint32_t sg;
+	uint64_t room, amount;
+
+	for (k = s->g[a].pairs; k != NONE; k = s->pr[k].gnext) {
+		const struct pair *q = &s->pr[k];
+
+		if (q->dst == b || q->qbytes == 0)
+			continue;
+		if (best == NONE || q->qbytes > s->pr[best].qbytes ||
+		    (q->qbytes == s->pr[best].qbytes && q->dst <
+		    s->pr[best].dst))
+			best = k;
+	}
+	if (best == NONE || s->now >= s->pr[pi].until)
+		return NONE;
+	if ((rp = pair_find(s, b, s->pr[best].dst, 1)) == NONE)
+		return NONE;
+	room = s->pr[rp].held < s->vlb_cap ? s->vlb_cap - s->pr[rp].held : 0;
+	room = room < spare(s, &s->pr[pi]) ? room : spare(s, &s->pr[pi]);
+	if (room == 0 || (sg = take(s, &s->pr[best].qhead,
+	    &s->pr[best].qtail, room)) == NONE)
+		return NONE;
+	amount = s->seg[sg].bytes;
+	s->pr[best].qbytes -= amount;
+	s->pr[rp].held += amount;
+	logev(s, "offer %u %u->%u for %u %llu", s->seg[sg].task, a, b,
+	    s->seg[sg].fdst, (unsigned long long)amount);
+	return sg;
 }
 
 static void
@@ -671,12 +796,34 @@ ideal_remove(struct sim *s, uint32_t fi)
 
 /* ---- transfers ---- */
 
+/* New bytes at g: its idle circuits may offer them to a relay. */
+static void
+offer_around(struct sim *s, uint32_t g)
+{
+	uint32_t sw, b, pi;
+
+	for (sw = 0; sw < s->net->switches; sw++) {
+		if ((b = partner(s, sw, g)) == NONE)
+			continue;
+		if ((pi = pair_find(s, g, b, 1)) != NONE)
+			pair_serve(s, pi);
+	}
+}
+
+static void
+check_peak(struct sim *s, uint32_t g)
+{
+	uint64_t occ = occupancy(s, g);
+
+	if (occ > s->out->gpu[g].peak_buffer)
+		s->out->gpu[g].peak_buffer = occ;
+}
+
 static void
 transfer_ready(struct sim *s, uint32_t t)
 {
 	const struct dag_task *tk = &s->d->t[t];
 	uint32_t pi, sg, f;
-	uint64_t occ;
 
 	s->g[tk->gpu].ready_bytes += tk->amount;
 	pi = s->tpair[t];
@@ -690,21 +837,15 @@ transfer_ready(struct sim *s, uint32_t t)
 	} else if (s->plan_of[t] != NONE)
 		plan_try(s, pi, s->plan_of[t]);
 	else {
-		struct pair *p;
-
 		if ((sg = seg_new(s, t, tk->amount)) == NONE)
 			return;
-		p = &s->pr[pi];
-		if (p->qtail == NONE)
-			p->qhead = sg;
-		else
-			s->seg[p->qtail].next = sg;
-		p->qtail = sg;
+		append(s, &s->pr[pi].qhead, &s->pr[pi].qtail, sg);
+		s->pr[pi].qbytes += tk->amount;
 		pair_serve(s, pi);
+		if (s->vlb)
+			offer_around(s, tk->gpu);
 	}
-	occ = occupancy(s, tk->gpu);
-	if (occ > s->out->gpu[tk->gpu].peak_buffer)
-		s->out->gpu[tk->gpu].peak_buffer = occ;
+	check_peak(s, tk->gpu);
 }
 
 static void
@@ -734,25 +875,44 @@ task_done(struct sim *s, uint32_t t)
 			make_ready(s, s->succ[i]);
 }
 
+/* A relayed segment reached its relay: hold it for its destination. */
+static void
+relay_arrive(struct sim *s, uint32_t sg, uint32_t at)
+{
+	uint32_t rp;
+
+	if ((rp = pair_find(s, at, s->seg[sg].fdst, 1)) == NONE)
+		return;
+	s->seg[sg].relayed = 1;
+	s->g[at].ready_bytes += s->seg[sg].bytes;
+	append(s, &s->pr[rp].rhead, &s->pr[rp].rtail, sg);
+	logev(s, "relay %u at %u for %u", s->seg[sg].task, at,
+	    s->seg[sg].fdst);
+	check_peak(s, at);
+	pair_serve(s, rp);
+}
+
 static void
 flow_end(struct sim *s, uint32_t fi)
 {
 	struct flow *f = &s->fl[fi];
 	uint32_t sg = f->seg, t = s->seg[sg].task, pi = f->pair;
+	uint32_t src = s->pr[pi].src, dst = s->pr[pi].dst;
 	int32_t sw = f->sw;
 	uint64_t bytes = s->seg[sg].bytes;
 	struct pair *p = &s->pr[pi];
+	int delivered;
 
 	flow_advance(s, f);
-	s->g[p->src].sent_bytes += bytes;
-	s->out->gpu[p->src].bytes_sent += bytes;
+	s->g[src].sent_bytes += bytes;
+	s->out->gpu[src].bytes_sent += bytes;
 	s->out->bytes_sent += bytes;
 	if (s->ideal)
 		ideal_remove(s, fi);
 	flow_unlink(s, fi);
-	s->seg[sg].next = s->segfree;
-	s->segfree = sg;
-	logev(s, "sent %u %u->%u", t, p->src, p->dst);
+	logev(s, "sent %u %u->%u", t, src, dst);
+	if (s->seg[sg].relayed)
+		p->held -= bytes;
 	if (!s->ideal && sw >= 0) {
 		struct pqueue *q = &s->pq[p->pq + (uint32_t)sw];
 
@@ -761,11 +921,18 @@ flow_end(struct sim *s, uint32_t fi)
 		p->pbusy--;
 		plan_try(s, pi, (uint32_t)sw);
 		pair_update(s, pi);
-	} else if (!s->ideal) {
+	} else if (!s->ideal)
 		p->flow = NONE;
-		pair_serve(s, pi);
+	delivered = s->seg[sg].fdst == dst;
+	if (!delivered)
+		relay_arrive(s, sg, dst);
+	else {
+		s->seg[sg].next = s->segfree;
+		s->segfree = sg;
 	}
-	if ((s->left[t] -= bytes) > 0)
+	if (!s->ideal && sw < 0)
+		pair_serve(s, pi);
+	if (!delivered || (s->left[t] -= bytes) > 0)
 		return;
 	if (s->net->latency_ps > 0)
 		push(s, s->now + s->net->latency_ps, EV_ARRIVE, 0, t);
@@ -776,16 +943,19 @@ flow_end(struct sim *s, uint32_t fi)
 /* ---- circuits ---- */
 
 static void
-circuit_up(struct sim *s, uint32_t ci)
+circuit_up(struct sim *s, uint32_t ci, uint64_t until)
 {
 	const struct circuit *c = &s->sc->c[ci];
 	size_t base = (size_t)c->sw * s->net->gpus;
 	uint32_t la = s->lastp[base + c->a], lb = s->lastp[base + c->b];
-	uint32_t ends[2][2] = { { c->a, c->b }, { c->b, c->a } }, pi;
+	uint32_t ends[2][2] = { { c->a, c->b }, { c->b, c->a } }, pi, pis[2];
 	int j;
 
 	if ((la != NONE && la != c->b) || (lb != NONE && lb != c->a))
 		s->out->sw[c->sw].reconfigs++;
+	/* find (or make) the pairs before the circuit counts as up */
+	for (j = 0; j < 2; j++)
+		pis[j] = pair_find(s, ends[j][0], ends[j][1], s->vlb);
 	s->lastp[base + c->a] = c->b;
 	s->lastp[base + c->b] = c->a;
 	s->partner[base + c->a] = c->b;
@@ -793,9 +963,10 @@ circuit_up(struct sim *s, uint32_t ci)
 	s->up_at[ci] = s->now;
 	logev(s, "circuit-up %u %u-%u", c->sw, c->a, c->b);
 	for (j = 0; j < 2; j++) {
-		if ((pi = pair_find(s, ends[j][0], ends[j][1], 0)) == NONE)
+		if ((pi = pis[j]) == NONE)
 			continue;
 		s->pr[pi].up++;
+		s->pr[pi].until = until;
 		if (s->pr[pi].pq != NONE)
 			plan_try(s, pi, c->sw);
 		pair_update(s, pi);
@@ -888,6 +1059,7 @@ setup_tasks(struct sim *s)
 	for (gi = 0; gi < gpus; gi++) {
 		s->g[gi].n = 0;
 		s->g[gi].flows = NONE;
+		s->g[gi].pairs = NONE;
 	}
 	for (i = 0; i < d->n; i++) {
 		const struct dag_task *t = &d->t[i];
@@ -1035,7 +1207,8 @@ circuit_event(struct sim *s, int kind, uint32_t ci)
 	uint64_t base = s->sc->periodic ? s->cperiod[ci] * s->sc->period : 0;
 
 	if (kind == EV_UP) {
-		circuit_up(s, ci);
+		circuit_up(s, ci, c->to == SCHED_FOREVER ? UINT64_MAX :
+		    base + c->to);
 		if (c->to != SCHED_FOREVER)
 			push(s, base + c->to, EV_DOWN, 0, ci);
 		return;
@@ -1241,6 +1414,8 @@ sim_run(const struct dag *d, const struct net *net,
 	s.errlen = errlen;
 	s.ideal = opt->fabric == SIM_IDEAL;
 	s.sc = s.ideal ? NULL : sc;
+	s.vlb = !s.ideal && sc != NULL && sc->forwarding == SCHED_VLB;
+	s.vlb_cap = s.vlb ? sc->vlb_cap : 0;
 	s.segfree = s.flfree = NONE;
 	heap_init(&s.h);
 	if (setup_out(&s, out) == 0 && setup_net(&s) == 0 &&

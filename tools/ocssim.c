@@ -212,9 +212,6 @@ choose_fabric(struct input *in, const struct args *a)
 	if (fabric != SIM_IDEAL &&
 	    sched_check(&in->sc, &in->net, err, sizeof(err)) != 0)
 		die("invalid schedule: %s", err);
-	if (fabric == SIM_SCHEDULE && in->sc.forwarding != SCHED_DIRECT)
-		die("-f schedule: forwarding \"%s\" is not supported yet",
-		    sched_fwds[in->sc.forwarding]);
 	return fabric;
 }
 
