@@ -65,47 +65,51 @@ deps:
 	DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq \
 	  --no-install-recommends $$missing
 
+# V=1 shows the commands.
+Q =		$(if $(V),,@)
+say =		$(if $(V),,@echo "  $(1) $@";)
+
 $(B)/obj/%.o: lib/%.c lib/*.h
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(call say,CC)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(B)/obj/tools/%.o: tools/%.c lib/*.h
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(call say,CC)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(B)/libfluxocs.a: $(LIBSRC:lib/%.c=$(B)/obj/%.o)
-	rm -f $@
-	ar rcs $@ $^
+	$(Q)rm -f $@
+	$(call say,AR)ar rcs $@ $^
 
 $(B)/bin/%: $(B)/obj/tools/%.o $(B)/libfluxocs.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
+	$(call say,LD)$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
 
 # The sanitizer build: same sources, its own objects.
 $(B)/asan/obj/%.o: lib/%.c lib/*.h
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(ASAN_FLAGS) -c -o $@ $<
+	$(call say,CC)$(CC) $(ALL_CFLAGS) $(ASAN_FLAGS) -c -o $@ $<
 
 $(B)/asan/obj/tools/%.o: tools/%.c lib/*.h
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(ASAN_FLAGS) -c -o $@ $<
+	$(call say,CC)$(CC) $(ALL_CFLAGS) $(ASAN_FLAGS) -c -o $@ $<
 
 $(B)/asan/libfluxocs.a: $(LIBSRC:lib/%.c=$(B)/asan/obj/%.o)
-	rm -f $@
-	ar rcs $@ $^
+	$(Q)rm -f $@
+	$(call say,AR)ar rcs $@ $^
 
 $(B)/asan/bin/%: $(B)/asan/obj/tools/%.o $(B)/asan/libfluxocs.a
 	@mkdir -p $(@D)
-	$(CC) $(ASAN_FLAGS) -o $@ $^ $(LIBS)
+	$(call say,LD)$(CC) $(ASAN_FLAGS) -o $@ $^ $(LIBS)
 
 $(B)/asan/unit/%: tests/unit/%.c tests/unit/tap.h $(B)/asan/libfluxocs.a
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(ASAN_FLAGS) -Itests/unit -o $@ $< \
+	$(call say,CC)$(CC) $(ALL_CFLAGS) $(ASAN_FLAGS) -Itests/unit -o $@ $< \
 	    $(B)/asan/libfluxocs.a $(LIBS)
 
 $(B)/asan/helpers/%: tests/helpers/%.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(ASAN_FLAGS) -o $@ $< $(LIBS)
+	$(call say,CC)$(CC) $(ALL_CFLAGS) $(ASAN_FLAGS) -o $@ $< $(LIBS)
 
 HELPERS =	$(B)/asan/helpers/jsonpack
 
@@ -121,6 +125,13 @@ traces: tools
 
 demo: all
 	@pipelines/demo
+
+# The baselines on the paper's workloads, and the simulator benchmark.
+baselines: all
+	@pipelines/baselines
+
+bench: all
+	@pipelines/bench-ocssim
 
 install: all
 	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANPREFIX)/man1 \
@@ -139,5 +150,6 @@ uninstall:
 clean:
 	rm -rf $(B)
 
-.PHONY: all tools deps asan check traces demo install uninstall clean
+.PHONY: all tools deps asan check traces demo baselines bench install \
+	uninstall clean
 .SECONDARY:

@@ -42,3 +42,30 @@ llama3-8b-l8-tp4-dp2.ops.msgpack'
 	assert_equal "$status" 141
 	assert_output ''
 }
+
+@test "pipeline: the baseline table covers both workloads, four delays, four fabrics" {
+	run "$TOP/pipelines/baselines" "$BIN" out
+	assert_success
+	assert_line --index 0 --regexp '^layers +tau +scheduler +iteration_ms +x_ideal +buffer_MiB +reconfigs$'
+	[ "${#lines[@]}" -eq 33 ] || fail "expected 32 rows, got $((${#lines[@]} - 1))"
+	# no run beats the ideal fabric; the ideal fabric never reconfigures
+	run bash -c "'$TOP/pipelines/baselines' '$BIN' out | awk 'NR > 1 && (\$5 < 1 || (\$3 == \"ideal\" && (\$5 != 1 || \$7 != 0)))'"
+	assert_output ''
+	run ls out
+	assert_line 'l16-tau1ms-rotor-vlb.msgpack'
+}
+
+@test "pipeline: the simulator benchmark prints one row per case" {
+	run env RUNS=1 MAXGPUS=8 "$TOP/pipelines/bench-ocssim" "$BIN" work
+	assert_success
+	assert_line --index 0 --regexp '^case +gpus +layers +fabric +tasks +events +events/s +wall_s +rss_MiB$'
+	assert_line --index 1 --regexp '^g8 +8 +8 +ideal +1920 +[0-9]+ +[0-9]+ +[0-9.]+ +[0-9]+$'
+	assert_line --index 3 --regexp '^g8 +8 +8 +rotor +1920 '
+}
+
+@test "pipeline: the demo runs and names its streams" {
+	run "$TOP/pipelines/demo" "$BIN" res
+	assert_success
+	assert_line --partial 'rotor-direct'
+	assert_line 'streams written to res/ (read one with: report --dump FILE)'
+}

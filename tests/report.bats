@@ -89,3 +89,11 @@ load helpers
 	run head -1 out.txt
 	assert_output "stream: $DATA/dagbuild-l1-t2-d2.msgpack"
 }
+
+@test "report: the summary shows the schedule and the result" {
+	set -o pipefail
+	rotorsched -m rotor -f vlb < "$TOP/traces/llama3-8b-l8-tp4-dp2.dag.msgpack" | ocssim > out.mp
+	run bash -c "report out.mp | grep -E '^  (schedule|result):'"
+	assert_output '  schedule: rotor, periodic every 400us, forwarding vlb
+  result: iteration 154.874ms, peak NIC buffer 84.77MiB, 10836 reconfigurations (fabric schedule, scheduler rotor)'
+}

@@ -119,6 +119,46 @@ show_net(struct rec *r)
 	    n.latency_ps));
 }
 
+static void
+show_schedule(struct rec *r)
+{
+	char per[UNITS_BUFSZ];
+	const char *name, *fwd = "direct";
+	size_t len, flen = 6;
+	const msgpack_object *f;
+
+	name = rec_str(r, "scheduler", &len);
+	if ((f = rec_get(r, "forwarding")) != NULL &&
+	    f->type == MSGPACK_OBJECT_STR) {
+		fwd = f->via.str.ptr;
+		flen = f->via.str.size;
+	}
+	if (rec_bool_or(r, "periodic", 0))
+		printf("  schedule: %.*s, periodic every %s, forwarding %.*s\n",
+		    (int)len, name, units_fmt_time(per, sizeof(per),
+		    rec_u64_or(r, "period_ps", 0)), (int)flen, fwd);
+	else
+		printf("  schedule: %.*s, forwarding %.*s\n", (int)len, name,
+		    (int)flen, fwd);
+}
+
+static void
+show_result(struct rec *r)
+{
+	char t[UNITS_BUFSZ], b[UNITS_BUFSZ];
+	const char *fab, *sch;
+	size_t fl, sl;
+
+	fab = rec_str(r, "fabric", &fl);
+	sch = rec_str(r, "scheduler", &sl);
+	printf("  result: iteration %s, peak NIC buffer %s, %llu "
+	    "reconfigurations (fabric %.*s, scheduler %.*s)\n",
+	    units_fmt_time(t, sizeof(t), rec_u64(r, "makespan_ps")),
+	    units_fmt_size(b, sizeof(b), rec_u64(r, "peak_buffer_bytes")),
+	    (unsigned long long)rec_u64(r, "reconfigs"), (int)fl, fab,
+	    (int)sl, sch);
+}
+
 static int
 summary(struct stream_reader *rd)
 {
@@ -142,6 +182,10 @@ summary(struct stream_reader *rd)
 			show_workload(&r);
 		else if (stream_rec_is(&sr, "net"))
 			show_net(&r);
+		else if (stream_rec_is(&sr, "schedule"))
+			show_schedule(&r);
+		else if (stream_rec_is(&sr, "result"))
+			show_result(&r);
 		if (rec_failed(&r))
 			die("%s", rec_error(&r));
 	}
