@@ -318,18 +318,21 @@ rec_lookup(const struct rec *r, const char *const *keys, size_t n,
 	size_t j, len[32];
 	uint32_t i;
 
-	for (j = 0; j < n && j < 32; j++) {
+	n = n < 32 ? n : 32;
+	for (j = 0; j < n; j++) {
 		out[j] = NULL;
 		len[j] = strlen(keys[j]);
 	}
 	for (i = 0; i < m->size; i++) {
 		const msgpack_object *k = &m->ptr[i].key;
+		const char *ks = k->via.str.ptr;
+		uint32_t kl = k->via.str.size;
 
-		if (k->type != MSGPACK_OBJECT_STR)
+		if (k->type != MSGPACK_OBJECT_STR || kl == 0)
 			continue;
-		for (j = 0; j < n && j < 32; j++)
-			if (out[j] == NULL && k->via.str.size == len[j] &&
-			    memcmp(k->via.str.ptr, keys[j], len[j]) == 0) {
+		for (j = 0; j < n; j++)
+			if (kl == len[j] && ks[0] == keys[j][0] &&
+			    out[j] == NULL && memcmp(ks, keys[j], kl) == 0) {
 				out[j] = &m->ptr[i].val;
 				break;
 			}

@@ -112,6 +112,7 @@ struct sim {
 	size_t			 nfl, flcap;
 	uint32_t		 flfree;
 	uint32_t		 moving;	/* flows with a positive rate */
+	uint64_t		 arriving;	/* deliveries still in flight */
 	struct pair		*pr;
 	size_t			 npr, prcap;
 	uint32_t		*tpair;		/* transfer -> its pair */
@@ -451,7 +452,10 @@ append(struct sim *s, uint32_t *head, uint32_t *tail, uint32_t sg)
 
 static uint32_t offer(struct sim *, uint32_t);
 
-/* Bytes the pair's circuits carry before the first of them goes down. */
+/*
+ * Bytes the pair's circuits carry before the circuit brought up last
+ * goes down (periodic schedules up one circuit per pair at a time).
+ */
 static uint64_t
 spare(const struct sim *s, const struct pair *p)
 {
@@ -934,9 +938,10 @@ flow_end(struct sim *s, uint32_t fi)
 		pair_serve(s, pi);
 	if (!delivered || (s->left[t] -= bytes) > 0)
 		return;
-	if (s->net->latency_ps > 0)
+	if (s->net->latency_ps > 0) {
+		s->arriving++;
 		push(s, s->now + s->net->latency_ps, EV_ARRIVE, 0, t);
-	else
+	} else
 		task_done(s, t);
 }
 
@@ -1272,7 +1277,7 @@ stuck(struct sim *s)
 {
 	if (!s->sc || !s->sc->periodic)
 		return 0;
-	if (s->moving > 0 || running(s)) {
+	if (s->moving > 0 || s->arriving > 0 || running(s)) {
 		s->last_moving = s->now;
 		return 0;
 	}
@@ -1302,6 +1307,7 @@ event(struct sim *s, const struct heap_item *it)
 			flow_end(s, idx);
 		break;
 	case EV_ARRIVE:
+		s->arriving--;
 		task_done(s, idx);
 		break;
 	default:

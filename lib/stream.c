@@ -22,7 +22,8 @@ struct stream_reader {
 	int		 eof, failed;
 	size_t		 max_record, max_elems;
 	unsigned	 max_depth;
-	msgpack_unpacked up;
+	msgpack_zone	 zone;		/* reused: cleared per record */
+	msgpack_object	 obj;
 	char		 err[256];
 };
 
@@ -62,7 +63,11 @@ stream_open(FILE *fp, const char *name)
 	r->max_record = STREAM_MAX_RECORD;
 	r->max_depth = STREAM_MAX_DEPTH;
 	r->max_elems = STREAM_MAX_ELEMS;
-	msgpack_unpacked_init(&r->up);
+	if (!msgpack_zone_init(&r->zone, 64 << 10)) {
+		free(r->name);
+		free(r);
+		return NULL;
+	}
 	return r;
 }
 
@@ -155,6 +160,17 @@ scan(struct stream_reader *r, const uint8_t *p, size_t n, uint64_t off,
 		left[d]--;
 		if (i >= n)
 			return SCAN_MORE;
+		/* fast path for the commonest items: small ints, short strings */
+		if (i > 0 && (p[i] <= 0x7f || p[i] >= 0xe0 ||
+		    (p[i] & 0xe0) == 0xa0)) {
+			i += (p[i] & 0xe0) == 0xa0 ? 1 + (p[i] & 0x1f) : 1;
+			if (i > r->max_record)
+				return fail(r, off, "record larger than %zu "
+				    "bytes", r->max_record);
+			if (i > n)
+				return SCAN_MORE;
+			continue;
+		}
 		if ((hdr = item_header(p[i], &fixed, &lenbytes, &cont,
 		    &count)) == 0)
 			return fail(r, off + i, "unsupported msgpack byte "
@@ -258,14 +274,15 @@ decode(struct stream_reader *r, size_t len, struct stream_rec *rec)
 	size_t used = 0;
 	int rc;
 
-	rc = msgpack_unpack_next(&r->up, (const char *)r->buf + r->start,
-	    len, &used);
+	msgpack_zone_clear(&r->zone);
+	rc = msgpack_unpack((const char *)r->buf + r->start, len, &used,
+	    &r->zone, &r->obj);
 	if (rc != MSGPACK_UNPACK_SUCCESS || used != len) {
 		fail(r, r->base + r->start, rc == MSGPACK_UNPACK_NOMEM_ERROR ?
 		    "out of memory decoding record" : "malformed record");
 		return -1;
 	}
-	rec->obj = &r->up.data;
+	rec->obj = &r->obj;
 	rec->raw = r->buf + r->start;
 	rec->rawlen = len;
 	rec->off = r->base + r->start;
@@ -330,7 +347,7 @@ stream_close(struct stream_reader *r)
 {
 	if (r == NULL)
 		return;
-	msgpack_unpacked_destroy(&r->up);
+	msgpack_zone_destroy(&r->zone);
 	free(r->buf);
 	free(r->name);
 	free(r);

@@ -344,3 +344,18 @@ ring_ar() {
 	assert_output --partial 'refusing to write a binary stream to a terminal'
 	assert_output --partial 'rc=2'
 }
+
+@test "ocssim: deliveries in flight longer than two periods are not a deadlock" {
+	set -o pipefail
+	tracegen -l 1 | dagbuild -L 1ms | rotorsched > s.mp
+	run bash -c "ocssim < s.mp > out.mp"
+	assert_success
+}
+
+@test "ocssim: a static fabric from circuit records never relays" {
+	set -o pipefail
+	tracegen -l 1 -t 2 -d 1 | dagbuild -g 2 -s 1 | rotorsched -s 20us -f vlb > s.mp
+	ocssim -f static < s.mp > out.mp
+	run bash -c "report --dump out.mp | jq -c 'select(.type == \"result\") | .fabric'"
+	assert_output '"static"'
+}

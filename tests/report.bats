@@ -95,5 +95,5 @@ load helpers
 	rotorsched -m rotor -f vlb < "$TOP/traces/llama3-8b-l8-tp4-dp2.dag.msgpack" | ocssim > out.mp
 	run bash -c "report out.mp | grep -E '^  (schedule|result):'"
 	assert_output '  schedule: rotor, periodic every 400us, forwarding vlb
-  result: iteration 154.874ms, peak NIC buffer 84.77MiB, 10836 reconfigurations (fabric schedule, scheduler rotor)'
+  result: iteration 154.886ms, peak NIC buffer 127.108MiB, 10836 reconfigurations (fabric schedule, scheduler rotor)'
 }

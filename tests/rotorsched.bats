@@ -112,7 +112,7 @@ alltoall8() {
 
 @test "rotorsched: bad options exit 2 with usage" {
 	for o in "-m ring" "-d 1" "-d 0" "-d x" "-s 0" "-s 5" "-f relay" "-c 10MiB" \
-	    "-m bvn -d 0.5" "-d 0.5 -s 10us" "-q" "extra"; do
+	    "-m bvn -d 0.5" "-m bvn -f direct" "-d 0.5 -s 10us" "-q" "extra"; do
 		run rotorsched $o < /dev/null
 		[ "$status" -eq 2 ] || fail "rotorsched $o exited $status"
 		assert_line --partial 'usage: rotorsched'
@@ -166,10 +166,22 @@ skewed() {
 	assert_output '[true,true]'
 }
 
-@test "rotorsched: the default cap is what one slot carries" {
+@test "rotorsched: the default cap is what one slot's circuit carries" {
 	skewed 1000
 	rotorsched -f vlb < dag.mp > s.mp
-	# slot 10 us at 800 Gbit/s
+	# slot 10 us, of which 9 us up, at 800 Gbit/s
 	run bash -c "report --dump s.mp | jq -c 'select(.type == \"schedule\") | .vlb_cap_bytes'"
-	assert_output 1000000
+	assert_output 900000
+}
+
+@test "rotorsched: a zero reconfiguration delay needs an explicit slot" {
+	skewed 1000
+	run bash -c "rotorsched < dag.mp > /dev/null"
+	assert_success
+	tracegen -l 1 | dagbuild -r 0 > z.mp
+	run bash -c "rotorsched < z.mp > /dev/null"
+	assert_failure 1
+	assert_output 'rotorsched: the reconfiguration delay is 0: give the slot with -s'
+	run bash -c "rotorsched -s 5us < z.mp | ocssim > /dev/null"
+	assert_success
 }

@@ -184,6 +184,7 @@ static_from_records(struct schedule *sc)
 	for (i = 0; i < sc->nc; i++)
 		sc->c[i].to = SCHED_FOREVER;
 	sc->periodic = 0;
+	sc->forwarding = SCHED_DIRECT;
 	snprintf(sc->scheduler, sizeof(sc->scheduler), "static");
 }
 

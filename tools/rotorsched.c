@@ -37,7 +37,7 @@ static const char *const modes[] = { "rotor", "bvn", NULL };
 struct args {
 	int		 mode;
 	int		 fwd;
-	int		 duty_set, slot_set;
+	int		 duty_set, slot_set, fwd_set;
 	double		 duty;
 	uint64_t	 slot;
 	uint64_t	 cap;
@@ -113,6 +113,8 @@ rotor(struct schedule *sc, const struct net *n, const struct args *a)
 	uint32_t K = (nm + S - 1) / S, s, j, g, m, p;
 	uint64_t tau = n->reconfig_ps, slot = rotor_slot(n, a);
 
+	if (tau == 0 && !a->slot_set)
+		die("the reconfiguration delay is 0: give the slot with -s");
 	if (slot <= tau)
 		die("slot of %llu ps leaves no time after the reconfiguration "
 		    "delay of %llu ps", (unsigned long long)slot,
@@ -418,6 +420,7 @@ parse_args(struct args *a, int argc, char **argv)
 				usage();
 			}
 			a->fwd = i;
+			a->fwd_set = 1;
 			break;
 		case 'm':
 			for (i = 0; modes[i] != NULL &&
@@ -449,7 +452,7 @@ parse_args(struct args *a, int argc, char **argv)
 		usage();
 	}
 	if (a->mode == MODE_BVN && (a->slot_set || a->duty_set ||
-	    a->fwd != SCHED_DIRECT || a->cap_set)) {
+	    a->fwd_set || a->cap_set)) {
 		warnmsg("-c, -d, -f and -s go with -m rotor");
 		usage();
 	}
@@ -484,9 +487,10 @@ main(int argc, char **argv)
 	else
 		bvn(&sc, &in);
 	sc.forwarding = a.fwd;
-	if (a.fwd == SCHED_VLB)	/* default: what one slot carries */
+	if (a.fwd == SCHED_VLB)	/* default: what one slot's circuit carries */
 		sc.vlb_cap = a.cap_set ? a.cap : (uint64_t)((unsigned __int128)
-		    rotor_slot(&in.net, &a) * in.net.bandwidth_bps / (8 * PS));
+		    (rotor_slot(&in.net, &a) - in.net.reconfig_ps) *
+		    in.net.bandwidth_bps / (8 * PS));
 	if (sched_check(&sc, &in.net, err, sizeof(err)) != 0)
 		die("internal error: the schedule made is invalid: %s", err);
 	sched_write_schedule(stream_packer(w), &sc);
