@@ -40,6 +40,7 @@ struct dag {
 	size_t		 n, cap;
 	uint32_t	*dep;
 	size_t		 ndep, depcap;
+	uint32_t	 hint[2][8];	/* taskio: where keys were last seen */
 };
 
 void	dag_init(struct dag *);

@@ -310,30 +310,38 @@ rec_elem_u64(struct rec *r, const char *key, const msgpack_object_array *a,
 	return 0;
 }
 
+static int
+key_is(const msgpack_object *k, const char *key, size_t len)
+{
+	return k->type == MSGPACK_OBJECT_STR && k->via.str.size == len &&
+	    memcmp(k->via.str.ptr, key, len) == 0;
+}
+
+/*
+ * Find many keys in one pass.  hint[j] (kept by the caller between
+ * records, zero at first) is where key j was last time: writers keep
+ * their key order, so the common case costs one compare per key.
+ */
 void
 rec_lookup(const struct rec *r, const char *const *keys, size_t n,
-    const msgpack_object **out)
+    const msgpack_object **out, uint32_t *hint)
 {
 	const msgpack_object_map *m = &r->map->via.map;
-	size_t j, len[32];
+	size_t j, len;
 	uint32_t i;
 
-	n = n < 32 ? n : 32;
 	for (j = 0; j < n; j++) {
+		len = strlen(keys[j]);
 		out[j] = NULL;
-		len[j] = strlen(keys[j]);
-	}
-	for (i = 0; i < m->size; i++) {
-		const msgpack_object *k = &m->ptr[i].key;
-		const char *ks = k->via.str.ptr;
-		uint32_t kl = k->via.str.size;
-
-		if (k->type != MSGPACK_OBJECT_STR || kl == 0)
+		if (hint[j] < m->size && key_is(&m->ptr[hint[j]].key, keys[j],
+		    len)) {
+			out[j] = &m->ptr[hint[j]].val;
 			continue;
-		for (j = 0; j < n; j++)
-			if (kl == len[j] && ks[0] == keys[j][0] &&
-			    out[j] == NULL && memcmp(ks, keys[j], kl) == 0) {
+		}
+		for (i = 0; i < m->size; i++)
+			if (key_is(&m->ptr[i].key, keys[j], len)) {
 				out[j] = &m->ptr[i].val;
+				hint[j] = i;
 				break;
 			}
 	}

@@ -53,7 +53,7 @@ uint64_t rec_elem_u64(struct rec *, const char *,
 
 /* One pass over the map for many keys; then typed checks on values. */
 void	 rec_lookup(const struct rec *, const char *const *, size_t,
-	    const msgpack_object **);
+	    const msgpack_object **, uint32_t *);
 uint64_t rec_val_u64(struct rec *, const char *, const msgpack_object *);
 uint64_t rec_val_u64_or(struct rec *, const char *, const msgpack_object *,
 	    uint64_t);

@@ -149,13 +149,16 @@ fail(struct sim *s, const char *fmt, ...)
 	va_end(ap);
 }
 
+#define logev(s, ...) do {					\
+	if ((s)->opt->log != NULL)					\
+		logf_((s), __VA_ARGS__);				\
+} while (0)
+
 static void
-logev(struct sim *s, const char *fmt, ...)
+logf_(struct sim *s, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (s->opt->log == NULL)
-		return;
 	fprintf(s->opt->log, "%llu ", (unsigned long long)s->now);
 	va_start(ap, fmt);
 	vfprintf(s->opt->log, fmt, ap);

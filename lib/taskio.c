@@ -40,19 +40,21 @@ taskio_write(msgpack_packer *pk, const struct dag *d, size_t i,
 		stream_pack_kstr(pk, "name", name);
 }
 
-enum { K_ID, K_KIND, K_DEPS, K_GPU, K_DUR, K_SRC, K_DST, K_BYTES, K_STEP,
-	K_N };
+enum { K_ID, K_KIND, K_DEPS, K_STEP, K_A, K_B, K_C, K_N };
 
-static const char *const keys[K_N] = { "id", "kind", "deps", "gpu",
-	"duration_ps", "src", "dst", "bytes", "step" };
+/* Keys of every task, then those of a compute task or a transfer. */
+static const char *const keys[2][K_N] = {
+	{ "id", "kind", "deps", "step", "gpu", "duration_ps", NULL },
+	{ "id", "kind", "deps", "step", "src", "dst", "bytes" }
+};
 
 static uint32_t
-gpu_key(struct rec *r, int k, const msgpack_object **v)
+gpu_key(struct rec *r, const char *key, const msgpack_object *v)
 {
-	uint64_t x = rec_val_u64(r, keys[k], v[k]);
+	uint64_t x = rec_val_u64(r, key, v);
 
 	if (x > UINT32_MAX) {
-		rec_fail(r, "key \"%s\": %llu is too large", keys[k],
+		rec_fail(r, "key \"%s\": %llu is too large", key,
 		    (unsigned long long)x);
 		return 0;
 	}
@@ -97,17 +99,20 @@ taskio_read(struct rec *r, struct dag *d, uint32_t gpus)
 	uint32_t *deps;
 	uint64_t id, step;
 
-	rec_lookup(r, keys, K_N, v);
+	t.kind = (uint8_t)rec_enum(r, "kind", kinds);
+	if (rec_failed(r))
+		return -1;
+	rec_lookup(r, keys[t.kind], t.kind == DAG_COMPUTE ? K_N - 1 : K_N, v,
+	    d->hint[t.kind]);
 	id = rec_val_u64(r, "id", v[K_ID]);
-	t.kind = (uint8_t)rec_val_enum(r, "kind", v[K_KIND], kinds);
 	a = rec_val_array(r, "deps", v[K_DEPS]);
 	if (t.kind == DAG_COMPUTE) {
-		t.gpu = gpu_key(r, K_GPU, v);
-		t.amount = rec_val_u64(r, "duration_ps", v[K_DUR]);
+		t.gpu = gpu_key(r, "gpu", v[K_A]);
+		t.amount = rec_val_u64(r, "duration_ps", v[K_B]);
 	} else {
-		t.gpu = gpu_key(r, K_SRC, v);
-		t.dst = gpu_key(r, K_DST, v);
-		t.amount = rec_val_u64(r, "bytes", v[K_BYTES]);
+		t.gpu = gpu_key(r, "src", v[K_A]);
+		t.dst = gpu_key(r, "dst", v[K_B]);
+		t.amount = rec_val_u64(r, "bytes", v[K_C]);
 	}
 	step = rec_val_u64_or(r, "step", v[K_STEP], 0);
 	if (!rec_failed(r) && step > DAG_MAX_STEP)
