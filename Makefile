@@ -28,7 +28,7 @@ LIBS =		$(MSGPACK_LIBS) -lm
 ASAN_FLAGS =	-O1 -g -fsanitize=address,undefined \
 		-fno-sanitize-recover=all -fno-omit-frame-pointer
 
-TOOLS =		tracegen dagbuild rotorsched ocssim report
+TOOLS =		tracegen dagbuild fluxsolve rotorsched ocssim report
 LIBSRC =	$(wildcard lib/*.c)
 UNITSRC =	$(wildcard tests/unit/test_*.c)
 

@@ -1,0 +1,46 @@
+/*
+ * greedy: a list scheduler for Flux's model, and lower bounds.
+ *
+ * greedy_run() schedules a DAG on the net's switches: tasks are taken
+ * by longest path to the end (ties by id) once their dependencies are
+ * placed; a compute task runs on its GPU after the GPU's previous one;
+ * a transfer goes whole on the switch where it ends earliest.  On that
+ * switch it reuses the circuit between its endpoints if one is set up
+ * (back to back per directed pair), or else sets one up: both ports
+ * finish their current use, go dark for reconfig_ps (not for a port's
+ * first circuit), and the transfer starts when its data is ready and
+ * the circuit is up, so reconfiguration hides behind compute.  The
+ * result is a plan (switch and start per transfer) and the circuits it
+ * implies, which ocssim replays to the same makespan.
+ *
+ * greedy_bound() is a lower bound valid for every Flux schedule: the
+ * critical path with each transfer at the port rate B, and for every
+ * GPU the earliest release of its sends (receives) plus their total
+ * time shared over S ports plus the shortest tail after them.
+ *
+ * Pure functions; the caller owns inputs and frees outputs with
+ * greedy_free().  Returns 0, or -1 when memory runs out.
+ */
+#ifndef GREEDY_H
+#define GREEDY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dag.h"
+#include "net.h"
+#include "sched.h"
+
+struct greedy {
+	uint64_t	 makespan;
+	uint64_t	*start, *end;		/* per task */
+	struct schedule	 sc;			/* plans and circuits */
+};
+
+int		greedy_run(const struct dag *, const struct net *,
+		    struct greedy *);
+void		greedy_free(struct greedy *);
+uint64_t	greedy_duration(const struct net *, uint64_t);
+uint64_t	greedy_bound(const struct dag *, const struct net *);
+
+#endif

@@ -1,0 +1,107 @@
+#!/usr/bin/env bats
+# fluxsolve: Flux schedules, their bounds, and their replay.
+
+load helpers
+
+NET='{"type":"net","gpus":4,"switches":2,"bandwidth_bps":800000000000,"reconfig_ps":10000000,"reconfig_model":"port","latency_ps":0}'
+
+task() {
+	echo "{\"type\":\"task\",\"id\":$1,\"kind\":\"$2\",\"deps\":$3,$4}"
+}
+
+solve() {
+	records "$1" solve | jq -r ".$2"
+}
+
+@test "fluxsolve: replaying a greedy schedule in ocssim gives its objective exactly" {
+	set -o pipefail
+	for tau in 1us 10us 100us 1ms; do
+		tracegen -l 2 | dagbuild -r $tau | fluxsolve > f.mp
+		ocssim < f.mp > out.mp
+		obj=$(solve f.mp objective_ps)
+		run bash -c "report --dump out.mp | jq 'select(.type == \"result\") | .makespan_ps'"
+		assert_output "$obj"
+	done
+}
+
+@test "fluxsolve: the bound never exceeds the objective, and optimal means equal" {
+	set -o pipefail
+	tracegen -l 2 | dagbuild -r 1ms | fluxsolve > f.mp
+	run bash -c "report --dump f.mp | jq -c 'select(.type == \"solve\") | [.bound_ps <= .objective_ps, (.status == \"optimal\") == (.bound_ps == .objective_ps), .method]'"
+	assert_output '[true,true,"greedy"]'
+}
+
+@test "fluxsolve: a chain with one transfer is optimal: compute, transfer at B, compute" {
+	{
+		hdr; echo "$NET"
+		task 0 compute '[]' '"gpu":0,"duration_ps":5000000'
+		task 1 transfer '[0]' '"src":0,"dst":1,"bytes":1000000'
+		task 2 compute '[1]' '"gpu":1,"duration_ps":7000000'
+	} | mk dag.mp
+	fluxsolve < dag.mp > f.mp
+	# 5 us + 1 MB at 800 Gbit/s (10 us) + 7 us, no tau for a first circuit
+	run bash -c "report --dump f.mp | jq -c 'select(.type == \"solve\") | [.status, .objective_ps, .bound_ps]'"
+	assert_output '["optimal",22000000,22000000]'
+	run bash -c "report --dump f.mp | jq -c 'select(.type == \"plan\" or .type == \"circuit\") | del(.type)'"
+	assert_output '{"switch":0,"a":0,"b":1,"from_ps":5000000,"to_ps":15000000}
+{"task":1,"switch":0,"start_ps":5000000}'
+}
+
+@test "fluxsolve: a second partner costs tau, hidden behind compute when it can be" {
+	{
+		hdr; echo "$NET"
+		task 0 transfer '[]' '"src":0,"dst":1,"bytes":1000000'
+		task 1 compute '[0]' '"gpu":1,"duration_ps":50000000'
+		task 2 transfer '[1]' '"src":1,"dst":2,"bytes":1000000'
+		task 3 transfer '[1]' '"src":1,"dst":3,"bytes":1000000'
+	} | mk dag.mp
+	fluxsolve < dag.mp > f.mp
+	# 10 us, 50 us of compute; then 1->2 and 1->3 at once on the two
+	# switches, one of them reconfigured during the compute
+	run solve f.mp objective_ps
+	assert_output 70000000
+	ocssim -t < f.mp > out.mp
+	run bash -c "report --dump out.mp | jq -c 'select(.type == \"result\") | .makespan_ps'"
+	assert_output 70000000
+}
+
+@test "fluxsolve: the paper's workload gets a valid schedule at every tau" {
+	set -o pipefail
+	for tau in 1us 1ms; do
+		dagbuild -r $tau < "$TOP/traces/llama3-8b-l8-tp4-dp2.ops.msgpack" | fluxsolve | ocssim > out.mp
+		run bash -c "report --dump out.mp | jq -c 'select(.type == \"result\") | [.fabric, .scheduler]'"
+		assert_output '["schedule","greedy"]'
+	done
+}
+
+@test "fluxsolve: output is byte-identical but for the solve time" {
+	fluxsolve < "$TOP/traces/llama3-8b-l8-tp4-dp2.dag.msgpack" > a.mp
+	fluxsolve < "$TOP/traces/llama3-8b-l8-tp4-dp2.dag.msgpack" > b.mp
+	cmp <(report --dump a.mp | jq -c 'del(.seconds)') <(report --dump b.mp | jq -c 'del(.seconds)')
+}
+
+@test "fluxsolve: streams without a DAG, or with a schedule, are refused" {
+	run bash -c "tracegen -l 1 | fluxsolve > /dev/null"
+	assert_failure 1
+	assert_output 'fluxsolve: stdin: no net record: make the DAG with dagbuild'
+	fluxsolve < "$TOP/traces/llama3-8b-l8-tp4-dp2.dag.msgpack" > f.mp
+	run bash -c "fluxsolve < f.mp > /dev/null"
+	assert_failure 1
+	assert_output --regexp 'schedule record: the stream holds a schedule already$'
+	run fluxsolve < /dev/null
+	assert_failure 1
+	assert_output 'fluxsolve: stdin: empty input: expected a fluxocs stream'
+}
+
+@test "fluxsolve: bad options exit 2, a full disk and a terminal are refused" {
+	for o in "-m magic" "-q" "extra"; do
+		run fluxsolve $o < /dev/null
+		[ "$status" -eq 2 ] || fail "fluxsolve $o exited $status"
+		assert_line --partial 'usage: fluxsolve'
+	done
+	run bash -c "fluxsolve < '$TOP/traces/llama3-8b-l8-tp4-dp2.dag.msgpack' > /dev/full"
+	assert_failure 1
+	assert_output --partial 'fluxsolve: write error'
+	run script -qec "$BIN/fluxsolve < $TOP/traces/llama3-8b-l8-tp4-dp2.dag.msgpack; echo rc=\$?" /dev/null
+	assert_output --partial 'rc=2'
+}

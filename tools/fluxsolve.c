@@ -1,0 +1,186 @@
+/*
+ * fluxsolve: Flux schedules for a task DAG on optical circuit switches.
+ *
+ * Reads the net and task records, schedules every transfer on one
+ * switch with its circuits (--method greedy: the list scheduler of
+ * lib/greedy), proves a lower bound, and appends a schedule record,
+ * the circuit records, a plan record per transfer and a solve record.
+ * Everything read passes through.  See fluxsolve(1).
+ */
+#include <getopt.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "dag.h"
+#include "die.h"
+#include "greedy.h"
+#include "header.h"
+#include "net.h"
+#include "rec.h"
+#include "sched.h"
+#include "stream.h"
+#include "taskio.h"
+
+static const char *const methods[] = { "greedy", NULL };
+
+struct input {
+	struct net	 net;
+	int		 have_net;
+	struct dag	 dag;
+};
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: fluxsolve [-m greedy]\n");
+	exit(2);
+}
+
+static void
+one_record(struct input *in, const struct stream_rec *sr)
+{
+	struct rec r;
+
+	rec_init(&r, sr, "stdin");
+	if (stream_rec_is(sr, "schedule") || stream_rec_is(sr, "circuit") ||
+	    stream_rec_is(sr, "plan") || stream_rec_is(sr, "solve"))
+		rec_fail(&r, "the stream holds a schedule already");
+	else if (stream_rec_is(sr, "net")) {
+		if (in->have_net)
+			rec_fail(&r, "a second net record");
+		else if (net_read(&r, &in->net) == 0)
+			in->have_net = 1;
+	} else if (stream_rec_is(sr, "task")) {
+		if (!in->have_net)
+			rec_fail(&r, "task record before the net record");
+		else
+			taskio_read(&r, &in->dag, in->net.gpus);
+	}
+	if (rec_failed(&r))
+		die("%s", rec_error(&r));
+}
+
+static void
+read_input(struct input *in, struct stream_writer *w, int argc,
+    char **argv)
+{
+	struct stream_reader *rd;
+	struct stream_rec sr;
+	char err[400];
+	int rc;
+
+	if ((rd = stream_open(stdin, "stdin")) == NULL)
+		die("out of memory");
+	rc = header_pass(rd, w, &sr, "fluxsolve", argc, argv, err,
+	    sizeof(err));
+	if (rc < 0)
+		die("%s", err);
+	for (; rc > 0; rc = stream_next(rd, &sr)) {
+		one_record(in, &sr);
+		stream_write_raw(w, sr.raw, sr.rawlen);
+	}
+	if (rc < 0)
+		die("%s", stream_error(rd));
+	stream_close(rd);
+	if (!in->have_net)
+		die("stdin: no net record: make the DAG with dagbuild");
+	if (in->dag.n == 0)
+		die("stdin: no task records: make the DAG with dagbuild");
+}
+
+static double
+now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * The solve record.  Its status is "optimal" only when the schedule's
+ * makespan equals the proven bound.  seconds is the one field of the
+ * output that is not reproducible.
+ */
+static void
+write_solve(msgpack_packer *pk, const char *method, uint64_t obj,
+    uint64_t bound, double secs)
+{
+	stream_pack_record(pk, "solve", 9);
+	stream_pack_kstr(pk, "method", method);
+	stream_pack_kstr(pk, "solver", "none");
+	stream_pack_kstr(pk, "status", obj == bound ? "optimal" : "feasible");
+	stream_pack_ku64(pk, "objective_ps", obj);
+	stream_pack_ku64(pk, "bound_ps", bound);
+	stream_pack_kdbl(pk, "gap", obj > 0 ? (double)(obj - bound) / obj : 0);
+	stream_pack_kdbl(pk, "seconds", secs);
+	stream_pack_str(pk, "models");
+	msgpack_pack_array(pk, 0);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "method", required_argument, NULL, 'm' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct stream_writer *w;
+	struct greedy g;
+	struct input in;
+	uint64_t bound;
+	char err[400];
+	double t0;
+	size_t i;
+	int ch, rc;
+
+	die_init("fluxsolve");
+	while ((ch = getopt_long(argc, argv, "m:", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'm':
+			for (i = 0; methods[i] != NULL &&
+			    strcmp(optarg, methods[i]) != 0; i++)
+				;
+			if (methods[i] == NULL) {
+				warnmsg("-m %s: unknown method", optarg);
+				usage();
+			}
+			break;
+		default:
+			usage();
+		}
+	}
+	if (optind != argc)
+		usage();
+	die_if_tty();
+	memset(&in, 0, sizeof(in));
+	dag_init(&in.dag);
+	if ((w = stream_writer(stdout)) == NULL)
+		die("out of memory");
+	read_input(&in, w, argc - 1, argv + 1);
+	t0 = now_s();
+	if (greedy_run(&in.dag, &in.net, &g) != 0)
+		die("out of memory");
+	bound = greedy_bound(&in.dag, &in.net);
+	if (bound > g.makespan)
+		die("internal error: bound %llu above the schedule's %llu",
+		    (unsigned long long)bound,
+		    (unsigned long long)g.makespan);
+	if (sched_check(&g.sc, &in.net, err, sizeof(err)) != 0)
+		die("internal error: the schedule made is invalid: %s", err);
+	sched_write_schedule(stream_packer(w), &g.sc);
+	for (i = 0; i < g.sc.nc; i++)
+		sched_write_circuit(stream_packer(w), &g.sc.c[i]);
+	for (i = 0; i < g.sc.np; i++)
+		sched_write_plan(stream_packer(w), &g.sc.p[i]);
+	write_solve(stream_packer(w), "greedy", g.makespan, bound,
+	    now_s() - t0);
+	if ((rc = stream_writer_close(w)) != 0)
+		die("write error: %s", strerror(rc));
+	greedy_free(&g);
+	dag_free(&in.dag);
+	return 0;
+}
