@@ -241,6 +241,7 @@ int
 rec_enum(struct rec *r, const char *key, const char *const *names)
 {
 	const char *s;
+	char buf[48];
 	size_t n;
 	int i;
 
@@ -250,8 +251,8 @@ rec_enum(struct rec *r, const char *key, const char *const *names)
 	for (i = 0; names[i] != NULL; i++)
 		if (rec_streq(s, n, names[i]))
 			return i;
-	rec_fail(r, "key \"%s\": unknown value \"%.*s\"", key,
-	    (int)(n > 40 ? 40 : n), s);
+	rec_fail(r, "key \"%s\": unknown value \"%s\"", key,
+	    rec_printable(s, n, buf, sizeof(buf)));
 	return 0;
 }
 
@@ -378,6 +379,7 @@ int
 rec_val_enum(struct rec *r, const char *key, const msgpack_object *o,
     const char *const *names)
 {
+	char buf[48];
 	int i;
 
 	if (o == NULL) {
@@ -392,8 +394,32 @@ rec_val_enum(struct rec *r, const char *key, const msgpack_object *o,
 	for (i = 0; names[i] != NULL; i++)
 		if (rec_streq(o->via.str.ptr, o->via.str.size, names[i]))
 			return i;
-	rec_fail(r, "key \"%s\": unknown value \"%.*s\"", key,
-	    (int)(o->via.str.size > 40 ? 40 : o->via.str.size),
-	    o->via.str.ptr);
+	rec_fail(r, "key \"%s\": unknown value \"%s\"", key,
+	    rec_printable(o->via.str.ptr, o->via.str.size, buf, sizeof(buf)));
 	return 0;
+}
+
+/*
+ * A string from the input made safe for a message: printable ASCII
+ * kept, anything else as \xNN, cut with "..." to fit the buffer.
+ */
+const char *
+rec_printable(const char *s, size_t n, char *out, size_t outn)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n && k + 8 < outn; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c >= 0x20 && c < 0x7f)
+			out[k++] = (char)c;
+		else
+			k += (size_t)snprintf(out + k, outn - k, "\\x%02x", c);
+	}
+	if (i < n && k + 4 <= outn) {
+		memcpy(out + k, "...", 3);
+		k += 3;
+	}
+	out[k < outn ? k : outn - 1] = '\0';
+	return out;
 }

@@ -63,5 +63,6 @@ int	 rec_val_enum(struct rec *, const char *, const msgpack_object *,
 	    const char *const *);
 
 const char *rec_typename(const msgpack_object *);
+const char *rec_printable(const char *, size_t, char *, size_t);
 
 #endif

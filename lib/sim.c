@@ -20,7 +20,7 @@ typedef unsigned __int128 u128;
 #define PS_PER_S	1000000000000ULL
 #define WORK_BYTE	((u128)8 * PS_PER_S)	/* work units in one byte */
 
-enum ev { EV_COMPUTE, EV_FLOW, EV_ARRIVE, EV_UP, EV_DOWN };
+enum ev { EV_COMPUTE, EV_FLOW, EV_ARRIVE, EV_PLAN, EV_UP, EV_DOWN };
 
 /* Bytes of one transfer, or part of one, moving over one hop. */
 struct seg {
@@ -63,6 +63,7 @@ struct pair {
 struct pqueue {
 	uint32_t	off, n, head;	/* into plan order */
 	uint32_t	flow;
+	int		waiting;	/* an EV_PLAN is pending */
 };
 
 struct port {
@@ -121,6 +122,7 @@ struct sim {
 	size_t			 hcap;
 	struct pqueue		*pq;
 	uint32_t		*porder;
+	uint64_t		*pstart;	/* planned starts, plan order */
 	uint32_t		*partner, *lastp;	/* [sw * gpus + g] */
 	uint64_t		*up_at;		/* per circuit */
 	uint64_t		*cperiod;	/* per circuit: period index */
@@ -594,6 +596,13 @@ plan_try(struct sim *s, uint32_t pi, uint32_t sw)
 	t = s->porder[q->off + q->head];
 	if (!s->ready[t])
 		return;
+	if (s->now < s->pstart[q->off + q->head]) {	/* not before its plan */
+		if (!q->waiting) {
+			q->waiting = 1;
+			push(s, s->pstart[q->off + q->head], EV_PLAN, sw, pi);
+		}
+		return;
+	}
 	if ((sg = seg_new(s, t, s->d->t[t].amount)) == NONE ||
 	    (f = flow_new(s, sg, pi, (int32_t)sw)) == NONE)
 		return;
@@ -1006,8 +1015,11 @@ circuit_down(struct sim *s, uint32_t ci)
 		p->up--;
 		pair_update(s, pi);
 	}
-	s->partner[base + c->a] = NONE;
-	s->partner[base + c->b] = NONE;
+	/* a circuit set up at this same instant may own the port now */
+	if (s->partner[base + c->a] == c->b)
+		s->partner[base + c->a] = NONE;
+	if (s->partner[base + c->b] == c->a)
+		s->partner[base + c->b] = NONE;
 }
 
 /* ---- set-up ---- */
@@ -1119,6 +1131,7 @@ setup_plans(struct sim *s)
 	s->plan_of = zalloc(s, s->d->n, sizeof(*s->plan_of));
 	po = zalloc(s, sc->np, sizeof(*po));
 	s->porder = zalloc(s, sc->np, sizeof(*s->porder));
+	s->pstart = zalloc(s, sc->np, sizeof(*s->pstart));
 	if (s->failed) {
 		free(po);
 		return -1;
@@ -1162,6 +1175,7 @@ setup_plans(struct sim *s)
 			q->off = (uint32_t)i;
 		q->n++;
 		s->porder[i] = po[i].task;
+		s->pstart[i] = po[i].start;
 	}
 	free(po);
 	return 0;
@@ -1313,6 +1327,10 @@ event(struct sim *s, const struct heap_item *it)
 		s->arriving--;
 		task_done(s, idx);
 		break;
+	case EV_PLAN:
+		s->pq[s->pr[idx].pq + ver].waiting = 0;
+		plan_try(s, idx, ver);
+		break;
 	default:
 		circuit_event(s, kind, idx);
 	}
@@ -1390,6 +1408,7 @@ cleanup(struct sim *s)
 	free(s->g);
 	free(s->plan_of);
 	free(s->porder);
+	free(s->pstart);
 	free(s->pq);
 	free(s->seg);
 	free(s->fl);

@@ -59,11 +59,18 @@ stream_open(FILE *fp, const char *name)
 		free(r);
 		return NULL;
 	}
+	if ((r->buf = malloc(CHUNK)) == NULL) {
+		free(r->name);
+		free(r);
+		return NULL;
+	}
+	r->cap = CHUNK;
 	r->fp = fp;
 	r->max_record = STREAM_MAX_RECORD;
 	r->max_depth = STREAM_MAX_DEPTH;
 	r->max_elems = STREAM_MAX_ELEMS;
 	if (!msgpack_zone_init(&r->zone, 64 << 10)) {
+		free(r->buf);
 		free(r->name);
 		free(r);
 		return NULL;

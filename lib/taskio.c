@@ -11,12 +11,12 @@ static const char *const kinds[] = { "compute", "transfer", NULL };
 
 void
 taskio_write(msgpack_packer *pk, const struct dag *d, size_t i,
-    const char *name, int64_t op)
+    const char *name, const uint64_t *op)
 {
 	const struct dag_task *t = &d->t[i];
 	const uint32_t *dep = dag_deps(d, i);
 	size_t j, n = 7 + (t->kind == DAG_TRANSFER) + (name != NULL) +
-	    (op >= 0);
+	    (op != NULL);
 
 	stream_pack_record(pk, "task", n);
 	stream_pack_ku64(pk, "id", i);
@@ -34,8 +34,8 @@ taskio_write(msgpack_packer *pk, const struct dag *d, size_t i,
 		stream_pack_ku64(pk, "bytes", t->amount);
 	}
 	stream_pack_ku64(pk, "step", t->step);
-	if (op >= 0)
-		stream_pack_ku64(pk, "op", (uint64_t)op);
+	if (op != NULL)
+		stream_pack_ku64(pk, "op", *op);
 	if (name != NULL)
 		stream_pack_kstr(pk, "name", name);
 }

@@ -2,7 +2,7 @@
  * taskio: task records (fluxocs(5), "task") to and from a struct dag.
  *
  * taskio_write() packs task i of a dag, with an optional name and op
- * id (-1 for none).  taskio_read() appends one record to a dag and
+ * id (NULL for none).  taskio_read() appends one record to a dag and
  * checks the contract: ids dense from 0 in stream order, every
  * dependency an earlier task, GPUs below the net's count, transfers
  * between two distinct GPUs.  Errors go through the record's sticky
@@ -20,7 +20,7 @@
 #include "rec.h"
 
 void	taskio_write(msgpack_packer *, const struct dag *, size_t,
-	    const char *, int64_t);
+	    const char *, const uint64_t *);
 int	taskio_read(struct rec *, struct dag *, uint32_t);
 
 #endif

@@ -34,7 +34,8 @@ tasks() {
 @test "dagbuild: ring step k+1 of a rank waits for its receive in step k and its own inputs" {
 	ar4 4000
 	dagbuild < ops.mp > dag.mp
-	# tasks 4..27: step k, sender r is task 4 + 4k + r
+	# tasks 4..27: step k, sender r is task 4 + 4k + r; rank 1's step 1
+	# waits for what 0 sent it (4) and for its own input (task 1)
 	run bash -c "report --dump dag.mp | jq -c 'select(.type == \"task\" and .id == 9) | [.src, .dst, .deps]'"
 	assert_output '[1,2,[1,4]]'
 	run bash -c "report --dump dag.mp | jq -c 'select(.type == \"task\" and .id == 4) | [.src, .dst, .deps]'"
@@ -344,4 +345,50 @@ task '
 	run script -qec "$BIN/dagbuild < s.mp; echo rc=\$?" /dev/null
 	assert_output --partial 'refusing to write a binary stream to a terminal'
 	assert_output --partial 'rc=2'
+}
+
+@test "dagbuild: repeated dependencies count once (regression: fuzzing)" {
+	{ hdr; op 0 0 compute '[]' '"duration_ps":5'; op 1 0 compute '[0,0,0,0]' '"duration_ps":5'; } | mk s.mp
+	dagbuild < s.mp > dag.mp
+	run bash -c "report --dump dag.mp | jq -c 'select(.type == \"task\" and .id == 1) | .deps'"
+	assert_output '[0]'
+}
+
+@test "dagbuild: out-of-range steps and group ranks are refused, not cut (regression: fuzzing)" {
+	{ hdr; op 0 0 compute '[]' '"duration_ps":5,"step":4294967301'; } | mk s.mp
+	run dagbuild < s.mp
+	assert_failure 1
+	assert_output 'dagbuild: stdin: byte 60: op record: key "step": 4294967301 exceeds 65535'
+	{ hdr; op 0 1 allreduce '[]' '"group":[4294967296,1],"size":10,"coll":1'; } | mk s.mp
+	run dagbuild < s.mp
+	assert_output 'dagbuild: stdin: byte 60: op record: key "group": rank 4294967296 out of range'
+	{ hdr; op 0 0 allreduce '[]' '"group":[0,0],"size":10,"coll":1'; } | mk s.mp
+	run dagbuild < s.mp
+	assert_output 'dagbuild: stdin: byte 60: op record: key "group": a rank is listed twice'
+}
+
+@test "dagbuild: op ids of 2^63 and more keep their op key (regression: fuzzing)" {
+	{ hdr; op 18446744073709551615 0 compute '[]' '"duration_ps":5'; } | mk s.mp
+	dagbuild < s.mp > dag.mp
+	# jq rounds such numbers: read the JSON text itself
+	run bash -c "report --dump dag.mp | grep -o '\"op\":[0-9]*'"
+	assert_output '"op":18446744073709551615'
+}
+
+@test "dagbuild: a header in mid-stream is checked too (regression: fuzzing)" {
+	{ hdr; op 0 0 compute '[]' '"duration_ps":5'
+	  echo '{"type":"header","format":"fluxocs","version":2,"tool":"x"}'; } | mk s.mp
+	run dagbuild < s.mp
+	assert_failure 1
+	assert_output --partial 'stream format version 2 is not supported'
+}
+
+@test "dagbuild: names from the input are escaped in messages (regression: fuzzing)" {
+	{ hdr; echo '{"type":"op","id":0,"rank":0,"kind":"compute","name":"a\u001b[31mb","deps":[9],"duration_ps":5}'; } | mk s.mp
+	run dagbuild < s.mp
+	assert_failure 1
+	assert_output 'dagbuild: stdin: byte 60: op 0 (a\x1b[31mb): depends on an unknown op'
+	{ hdr; echo '{"type":"op","id":0,"rank":0,"kind":"da\nce","name":"x","deps":[]}'; } | mk s.mp
+	run dagbuild < s.mp
+	assert_output 'dagbuild: stdin: byte 60: op record: key "kind": unknown value "da\x0ace"'
 }

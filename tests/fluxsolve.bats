@@ -105,3 +105,23 @@ solve() {
 	run script -qec "$BIN/fluxsolve < $TOP/traces/llama3-8b-l8-tp4-dp2.dag.msgpack; echo rc=\$?" /dev/null
 	assert_output --partial 'rc=2'
 }
+
+@test "fluxsolve: replays are exact with tau 0 and when a transfer is ready early (regression: review)" {
+	set -o pipefail
+	dagbuild -r 0 < "$TOP/traces/llama3-8b-l8-tp4-dp2.ops.msgpack" | fluxsolve > f.mp
+	run bash -c "ocssim < f.mp | report --dump | jq 'select(.type == \"result\") | .makespan_ps'"
+	assert_output "$(solve f.mp objective_ps)"
+	tracegen -l 1 -t 8 -d 1 | dagbuild -a direct -r 10us | fluxsolve > f.mp
+	run bash -c "ocssim < f.mp | report --dump | jq 'select(.type == \"result\") | .makespan_ps'"
+	assert_output "$(solve f.mp objective_ps)"
+}
+
+@test "fluxsolve: the switch model and simulated streams are refused" {
+	run bash -c "dagbuild -m switch < '$TOP/traces/llama3-8b-l8-tp4-dp2.ops.msgpack' | fluxsolve > /dev/null"
+	assert_failure 1
+	assert_output 'fluxsolve: stdin: the greedy method plans for the port reconfiguration model only, and the net asks for the switch model'
+	ocssim -f ideal < "$TOP/traces/llama3-8b-l8-tp4-dp2.dag.msgpack" > sim.mp
+	run bash -c "fluxsolve < sim.mp > /dev/null"
+	assert_failure 1
+	assert_output --regexp 'result record: the stream has been simulated already$'
+}

@@ -359,3 +359,43 @@ ring_ar() {
 	run bash -c "report --dump out.mp | jq -c 'select(.type == \"result\") | .fabric'"
 	assert_output '"static"'
 }
+
+@test "ocssim: a planned transfer does not start before its planned start" {
+	{
+		hdr; echo "$NET"
+		task 0 transfer '[]' '"src":0,"dst":1,"bytes":1000000'
+		echo '{"type":"schedule","scheduler":"hand"}'
+		echo '{"type":"circuit","switch":0,"a":0,"b":1,"from_ps":0}'
+		echo '{"type":"plan","task":0,"switch":0,"start_ps":3000000}'
+	} | mk dag.mp
+	ocssim -t < dag.mp > out.mp
+	run bash -c "report --dump out.mp | jq -c 'select(.type == \"taskrun\") | [.start_ps, .end_ps]'"
+	assert_output '[3000000,13000000]'
+}
+
+@test "ocssim: a circuit set up as another ends at the same instant keeps its port (regression: review)" {
+	{
+		hdr
+		echo '{"type":"net","gpus":4,"switches":1,"bandwidth_bps":800000000000,"reconfig_ps":0}'
+		task 0 transfer '[]' '"src":0,"dst":1,"bytes":1000000'
+		task 1 transfer '[0]' '"src":0,"dst":2,"bytes":1000000'
+		echo '{"type":"schedule","scheduler":"hand"}'
+		echo '{"type":"circuit","switch":0,"a":0,"b":2,"from_ps":10000000}'
+		echo '{"type":"circuit","switch":0,"a":0,"b":1,"from_ps":0,"to_ps":10000000}'
+	} | mk dag.mp
+	run bash -c "ocssim < dag.mp | report --dump | jq 'select(.type == \"result\") | .makespan_ps'"
+	assert_output 20000000
+}
+
+@test "ocssim: the event log survives a deadlock (regression: review)" {
+	{
+		hdr; echo "$NET"
+		task 0 transfer '[]' '"src":0,"dst":1,"bytes":100'
+		echo '{"type":"schedule","scheduler":"hand"}'
+		echo '{"type":"circuit","switch":0,"a":2,"b":3,"from_ps":0}'
+	} | mk dag.mp
+	run bash -c "ocssim -l log.txt < dag.mp > /dev/null"
+	assert_failure 1
+	run grep -c ready log.txt
+	assert_output 1
+}

@@ -89,6 +89,28 @@ usage(void)
 	exit(2);
 }
 
+static int
+cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int
+has_dup(const uint32_t *v, uint32_t n)
+{
+	uint32_t *c = xcalloc(n, sizeof(*c)), i;
+	int dup = 0;
+
+	memcpy(c, v, n * sizeof(*c));
+	qsort(c, n, sizeof(*c), cmp_u32);
+	for (i = 1; i < n && !dup; i++)
+		dup = c[i] == c[i - 1];
+	free(c);
+	return dup;
+}
+
 static void
 read_op(struct build *b, struct rec *r)
 {
@@ -104,10 +126,8 @@ read_op(struct build *b, struct rec *r)
 	o.kind = rec_enum(r, "kind", op_kinds);
 	nm = rec_str(r, "name", &len);
 	deps = rec_array(r, "deps");
-	o.step = (uint32_t)rec_u64_or(r, "step", 0);
-	if (!r->failed && o.step > DAG_MAX_STEP)
-		rec_fail(r, "key \"step\": %u exceeds %u", o.step,
-		    DAG_MAX_STEP);
+	if (rec_has(r, "step"))
+		o.step = (uint32_t)rec_u64_max(r, "step", DAG_MAX_STEP);
 	if (o.kind == OP_COMPUTE)
 		o.amount = rec_u64(r, "duration_ps");
 	else
@@ -119,9 +139,16 @@ read_op(struct build *b, struct rec *r)
 			rec_fail(r, "key \"group\": empty group");
 		o.group = xcalloc(grp->size, sizeof(*o.group));
 		o.ngroup = grp->size;
-		for (i = 0; i < grp->size; i++)
-			o.group[i] = (uint32_t)rec_elem_u64(r, "group", grp,
-			    i);
+		for (i = 0; i < grp->size && !r->failed; i++) {
+			uint64_t g = rec_elem_u64(r, "group", grp, i);
+
+			if (g >= NET_MAX_GPUS)
+				rec_fail(r, "key \"group\": rank %llu out of "
+				    "range", (unsigned long long)g);
+			o.group[i] = (uint32_t)g;
+		}
+		if (!r->failed && has_dup(o.group, o.ngroup))
+			rec_fail(r, "key \"group\": a rank is listed twice");
 	} else if (o.kind != OP_COMPUTE) {
 		o.peer = (uint32_t)rec_u64_max(r, "peer", NET_MAX_GPUS - 1);
 		o.key = rec_u64_or(r, "tag", 0);
@@ -148,10 +175,12 @@ opfail(const struct build *b, const struct op *o, const char *fmt,
 {
 	char msg[200];
 
+	char name[64];
+
 	snprintf(msg, sizeof(msg), fmt, what);
 	die("%s: byte %llu: op %llu (%s): %s", b->input,
-	    (unsigned long long)o->off, (unsigned long long)o->id, o->name,
-	    msg);
+	    (unsigned long long)o->off, (unsigned long long)o->id,
+	    rec_printable(o->name, strlen(o->name), name, sizeof(name)), msg);
 }
 
 struct idx {
@@ -167,6 +196,29 @@ cmp_idx(const void *a, const void *b)
 	if (x->id != y->id)
 		return x->id < y->id ? -1 : 1;
 	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Sort a dependency list and drop repeats; returns the new count. */
+static uint32_t
+uniq64(uint64_t *v, uint32_t n)
+{
+	uint32_t i, k = 0;
+
+	if (n == 0)
+		return 0;
+	qsort(v, n, sizeof(*v), cmp_u64);
+	for (i = 0; i < n; i++)
+		if (k == 0 || v[k - 1] != v[i])
+			v[k++] = v[i];
+	return k;
 }
 
 /* Index of the op with this id in the sorted table, or -1. */
@@ -212,6 +264,7 @@ resolve_deps(struct build *b)
 				opfail(b, o, "%s", "depends on itself");
 			os->rawdep[o->dep_off + j] = (uint64_t)k;
 		}
+		o->ndep = uniq64(os->rawdep + o->dep_off, o->ndep);
 	}
 	free(ix);
 }
@@ -472,14 +525,6 @@ gather(struct build *b, const struct op *m, size_t n)
 	return n;
 }
 
-static int
-cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* Sort and deduplicate scratch[0..n); returns the new count. */
 static size_t
 uniq(uint32_t *v, size_t n)
@@ -501,6 +546,11 @@ add_task(struct build *b, const struct dag_task *t, const uint32_t *dep,
 {
 	size_t id = b->dag.n;
 
+	/* adversarial traces can ask for quadratic dependencies: refuse */
+	if (b->dag.ndep + n > 32 * (b->ops.n + b->dag.n) + (1U << 22))
+		die("%s: the trace's dependencies fan out too widely (an op "
+		    "with very many inputs feeding a large collective?)",
+		    b->input);
 	if (dag_add(&b->dag, t, dep, n) != 0)
 		die("out of memory or too many tasks");
 	xgrow(&b->taskop, &b->tcap, id + 1, sizeof(*b->taskop));
@@ -518,6 +568,10 @@ set_done(struct build *b, struct op *m, const uint32_t *v, size_t n)
 	m->ndone = 0;
 	if (n == 0)
 		return;
+	if (b->ndone + n > 16 * (b->ops.n + b->dag.n) + (1U << 20))
+		opfail(b, m, "%s", "the trace's dependencies fan in too "
+		    "widely (collectives of one rank chained over many "
+		    "inputs?)");
 	xgrow(&b->done, &b->donecap, b->ndone + n, sizeof(*b->done));
 	memcpy(b->done + b->ndone, v, n * sizeof(*v));
 	m->ndone = (uint32_t)n;
@@ -661,7 +715,7 @@ write_tasks(struct build *b, msgpack_packer *pk)
 			    b->taskpart[i]);
 		else
 			snprintf(name, sizeof(name), "%s", o->name);
-		taskio_write(pk, &b->dag, i, name, (int64_t)o->id);
+		taskio_write(pk, &b->dag, i, name, &o->id);
 	}
 }
 
@@ -788,6 +842,9 @@ read_input(struct build *b, struct stream_reader *rd,
 			    "record: it has been through dagbuild", b->input,
 			    (unsigned long long)sr.off, (int)sr.typelen,
 			    sr.type);
+		if (stream_rec_is(&sr, "header") &&
+		    header_check(rd, &sr, err, sizeof(err)) != 0)
+			die("%s", err);
 		if (!stream_rec_is(&sr, "op")) {
 			stream_write_raw(w, sr.raw, sr.rawlen);
 			continue;

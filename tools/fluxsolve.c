@@ -48,6 +48,8 @@ one_record(struct input *in, const struct stream_rec *sr)
 	if (stream_rec_is(sr, "schedule") || stream_rec_is(sr, "circuit") ||
 	    stream_rec_is(sr, "plan") || stream_rec_is(sr, "solve"))
 		rec_fail(&r, "the stream holds a schedule already");
+	else if (stream_rec_is(sr, "result"))
+		rec_fail(&r, "the stream has been simulated already");
 	else if (stream_rec_is(sr, "net")) {
 		if (in->have_net)
 			rec_fail(&r, "a second net record");
@@ -89,6 +91,10 @@ read_input(struct input *in, struct stream_writer *w, int argc,
 		die("stdin: no net record: make the DAG with dagbuild");
 	if (in->dag.n == 0)
 		die("stdin: no task records: make the DAG with dagbuild");
+	if (in->net.model != NET_PORT)
+		die("stdin: the greedy method plans for the port "
+		    "reconfiguration model only, and the net asks for the "
+		    "%s model", net_models[in->net.model]);
 }
 
 static double
@@ -164,7 +170,8 @@ main(int argc, char **argv)
 	t0 = now_s();
 	if (greedy_run(&in.dag, &in.net, &g) != 0)
 		die("out of memory");
-	bound = greedy_bound(&in.dag, &in.net);
+	if ((bound = greedy_bound(&in.dag, &in.net)) == 0 && g.makespan > 0)
+		die("out of memory");
 	if (bound > g.makespan)
 		die("internal error: bound %llu above the schedule's %llu",
 		    (unsigned long long)bound,

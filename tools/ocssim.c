@@ -391,6 +391,8 @@ main(int argc, char **argv)
 	t2 = now_s();
 	if (opt.progress != NULL)
 		fputc('\n', stderr);
+	if (rc != 0 && opt.log != NULL)
+		fclose(opt.log);	/* the log explains the failure: keep it */
 	if (rc != 0)
 		die("%s", err);
 	if (opt.log != NULL && fclose(opt.log) != 0)
