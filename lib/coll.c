@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "coll.h"
+#include "mem.h"
 
 const char *const coll_algos[] = { "ring", "hd", "direct", NULL };
 
@@ -28,23 +29,6 @@ coll_chunk(uint64_t size, uint32_t n, uint32_t c)
 	return size / n + (c < size % n ? 1 : 0);
 }
 
-static int
-grow(void **p, size_t *cap, size_t need, size_t sz)
-{
-	size_t c = *cap ? *cap : 64;
-	void *np;
-
-	if (need <= *cap)
-		return 0;
-	while (c < need)
-		c *= 2;
-	if (c > SIZE_MAX / sz || (np = realloc(*p, c * sz)) == NULL)
-		return -1;
-	*p = np;
-	*cap = c;
-	return 0;
-}
-
 /* Append a transfer; returns its index or -1. */
 static long
 add(struct coll_plan *p, uint32_t src, uint32_t dst, uint64_t bytes,
@@ -52,8 +36,8 @@ add(struct coll_plan *p, uint32_t src, uint32_t dst, uint64_t bytes,
 {
 	struct coll_xfer *x;
 
-	if (grow((void **)&p->x, &p->cap, p->n + 1, sizeof(*p->x)) != 0 ||
-	    grow((void **)&p->dep, &p->depcap, p->ndep + ndep,
+	if (mem_grow(&p->x, &p->cap, p->n + 1, sizeof(*p->x)) != 0 ||
+	    mem_grow(&p->dep, &p->depcap, p->ndep + ndep,
 	    sizeof(*p->dep)) != 0)
 		return -1;
 	x = &p->x[p->n];

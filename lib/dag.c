@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "dag.h"
+#include "mem.h"
 #include "heap.h"
 
 void
@@ -20,23 +21,6 @@ dag_free(struct dag *d)
 	dag_init(d);
 }
 
-static int
-grow(void **p, size_t *cap, size_t need, size_t sz)
-{
-	size_t c = *cap ? *cap : 64;
-	void *np;
-
-	if (need <= *cap)
-		return 0;
-	while (c < need)
-		c *= 2;
-	if (c > SIZE_MAX / sz || (np = realloc(*p, c * sz)) == NULL)
-		return -1;
-	*p = np;
-	*cap = c;
-	return 0;
-}
-
 /* Append a task whose dependencies must all be earlier tasks. */
 int
 dag_add(struct dag *d, const struct dag_task *t, const uint32_t *deps,
@@ -49,8 +33,8 @@ dag_add(struct dag *d, const struct dag_task *t, const uint32_t *deps,
 	for (i = 0; i < n; i++)
 		if (deps[i] >= d->n)
 			return -1;
-	if (grow((void **)&d->t, &d->cap, d->n + 1, sizeof(*d->t)) != 0 ||
-	    grow((void **)&d->dep, &d->depcap, d->ndep + n,
+	if (mem_grow(&d->t, &d->cap, d->n + 1, sizeof(*d->t)) != 0 ||
+	    mem_grow(&d->dep, &d->depcap, d->ndep + n,
 	    sizeof(*d->dep)) != 0)
 		return -1;
 	if (n > 0 && deps != d->dep + d->ndep)
@@ -66,7 +50,7 @@ dag_add(struct dag *d, const struct dag_task *t, const uint32_t *deps,
 uint32_t *
 dag_dep_space(struct dag *d, size_t n)
 {
-	if (grow((void **)&d->dep, &d->depcap, d->ndep + n + 1,
+	if (mem_grow(&d->dep, &d->depcap, d->ndep + n + 1,
 	    sizeof(*d->dep)) != 0)
 		return NULL;
 	return d->dep + d->ndep;

@@ -6,6 +6,7 @@
 #include "dag.h"
 #include "greedy.h"
 #include "heap.h"
+#include "mem.h"
 #include "net.h"
 #include "sched.h"
 
@@ -153,15 +154,8 @@ place_transfer(struct state *s, uint32_t t)
 		sc->c[pa->circ].to = busy;
 	if (sc->c[pa->circ].from > bst)
 		sc->c[pa->circ].from = bst;
-	if (sc->np == sc->pcap) {
-		size_t c = sc->pcap ? sc->pcap * 2 : 256;
-		struct plan *np = realloc(sc->p, c * sizeof(*np));
-
-		if (np == NULL)
-			return -1;
-		sc->p = np;
-		sc->pcap = c;
-	}
+	if (mem_grow(&sc->p, &sc->pcap, sc->np + 1, sizeof(*sc->p)) != 0)
+		return -1;
 	sc->p[sc->np++] = (struct plan){ t, bsw, bst };
 	s->g->start[t] = bst;
 	s->g->end[t] = bst + dur + s->n->latency_ps;

@@ -7,6 +7,7 @@
 #include "net.h"
 #include "rec.h"
 #include "sched.h"
+#include "mem.h"
 #include "stream.h"
 
 const char *const sched_fwds[] = { "direct", "vlb", NULL };
@@ -23,23 +24,6 @@ sched_free(struct schedule *s)
 	free(s->c);
 	free(s->p);
 	sched_init(s);
-}
-
-static int
-grow(void **p, size_t *cap, size_t need, size_t sz)
-{
-	size_t c = *cap ? *cap : 64;
-	void *np;
-
-	if (need <= *cap)
-		return 0;
-	while (c < need)
-		c *= 2;
-	if (c > SIZE_MAX / sz || (np = realloc(*p, c * sz)) == NULL)
-		return -1;
-	*p = np;
-	*cap = c;
-	return 0;
 }
 
 int
@@ -72,7 +56,7 @@ int
 sched_add_circuit(struct schedule *s, uint32_t sw, uint32_t a, uint32_t b,
     uint64_t from, uint64_t to)
 {
-	if (grow((void **)&s->c, &s->ccap, s->nc + 1, sizeof(*s->c)) != 0)
+	if (mem_grow(&s->c, &s->ccap, s->nc + 1, sizeof(*s->c)) != 0)
 		return -1;
 	s->c[s->nc++] = (struct circuit){ sw, a < b ? a : b, a < b ? b : a,
 	    from, to };
@@ -125,7 +109,7 @@ sched_read_plan(struct rec *r, struct schedule *s, const struct net *n)
 		    n->switches);
 	if (rec_failed(r))
 		return -1;
-	if (grow((void **)&s->p, &s->pcap, s->np + 1, sizeof(*s->p)) != 0) {
+	if (mem_grow(&s->p, &s->pcap, s->np + 1, sizeof(*s->p)) != 0) {
 		rec_fail(r, "out of memory");
 		return -1;
 	}

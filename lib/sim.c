@@ -8,6 +8,7 @@
 
 #include "dag.h"
 #include "heap.h"
+#include "mem.h"
 #include "net.h"
 #include "sched.h"
 #include "sim.h"
@@ -169,22 +170,12 @@ logf_(struct sim *s, const char *fmt, ...)
 }
 
 static int
-grow(struct sim *s, void **p, size_t *cap, size_t need, size_t sz)
+grow(struct sim *s, void *p, size_t *cap, size_t need, size_t sz)
 {
-	size_t c = *cap ? *cap : 64;
-	void *np;
-
-	if (need <= *cap)
+	if (mem_grow(p, cap, need, sz) == 0)
 		return 0;
-	while (c < need)
-		c *= 2;
-	if (c > SIZE_MAX / sz || (np = realloc(*p, c * sz)) == NULL) {
-		fail(s, "out of memory");
-		return -1;
-	}
-	*p = np;
-	*cap = c;
-	return 0;
+	fail(s, "out of memory");
+	return -1;
 }
 
 static void
@@ -255,7 +246,7 @@ pair_find(struct sim *s, uint32_t a, uint32_t b, int create)
 			return s->hval[i];
 	if (!create)
 		return NONE;
-	if (grow(s, (void **)&s->pr, &s->prcap, s->npr + 1, sizeof(*s->pr)))
+	if (grow(s, &s->pr, &s->prcap, s->npr + 1, sizeof(*s->pr)))
 		return NONE;
 	p = &s->pr[s->npr];
 	*p = (struct pair){ .src = a, .dst = b, .qhead = NONE, .qtail = NONE,
@@ -283,7 +274,7 @@ flow_new(struct sim *s, uint32_t seg, uint32_t pair, int32_t sw)
 		i = s->flfree;
 		s->flfree = s->fl[i].gnext;
 	} else {
-		if (grow(s, (void **)&s->fl, &s->flcap, s->nfl + 1,
+		if (grow(s, &s->fl, &s->flcap, s->nfl + 1,
 		    sizeof(*s->fl)))
 			return NONE;
 		i = (uint32_t)s->nfl++;
@@ -417,7 +408,7 @@ seg_new(struct sim *s, uint32_t task, uint64_t bytes)
 		i = s->segfree;
 		s->segfree = s->seg[i].next;
 	} else {
-		if (grow(s, (void **)&s->seg, &s->segcap, s->nseg + 1,
+		if (grow(s, &s->seg, &s->segcap, s->nseg + 1,
 		    sizeof(*s->seg)))
 			return NONE;
 		i = (uint32_t)s->nseg++;
@@ -622,7 +613,7 @@ port_add(struct sim *s, uint32_t pt, uint32_t fi, int which)
 	if (p->n == p->cap) {
 		size_t c = p->cap;
 
-		if (grow(s, (void **)&p->f, &c, (size_t)p->n + 1,
+		if (grow(s, &p->f, &c, (size_t)p->n + 1,
 		    sizeof(*p->f)))
 			return -1;
 		p->cap = (uint32_t)c;

@@ -16,6 +16,7 @@
 #include "coll.h"
 #include "dag.h"
 #include "die.h"
+#include "filter.h"
 #include "header.h"
 #include "net.h"
 #include "rec.h"
@@ -822,44 +823,37 @@ parse_args(struct build *b, struct net *net, int argc, char **argv)
 		usage();
 }
 
-/* Pass records through; keep the ops.  Refuse a stream built already. */
-static void
-read_input(struct build *b, struct stream_reader *rd,
-    struct stream_writer *w, int argc, char **argv)
+/* Keep the ops, pass the rest.  Refuse a stream built already. */
+static int
+take(void *arg, const struct stream_rec *sr)
 {
-	struct stream_rec sr;
+	struct build *b = arg;
 	struct rec r;
-	char err[400];
-	int rc;
 
-	rc = header_pass(rd, w, &sr, "dagbuild", argc, argv, err,
-	    sizeof(err));
-	if (rc < 0)
+	if (stream_rec_is(sr, "net") || stream_rec_is(sr, "task"))
+		die("%s: byte %llu: the stream already holds a %.*s record: "
+		    "it has been through dagbuild", b->input,
+		    (unsigned long long)sr->off, (int)sr->typelen, sr->type);
+	if (!stream_rec_is(sr, "op"))
+		return 1;
+	rec_init(&r, sr, b->input);
+	read_op(b, &r);
+	return 0;
+}
+
+static void
+read_input(struct build *b, struct stream_writer *w, int argc, char **argv)
+{
+	char err[400];
+
+	if (filter_run(stdin, b->input, w, "dagbuild", argc, argv, take, b,
+	    err, sizeof(err)) != 0)
 		die("%s", err);
-	for (; rc > 0; rc = stream_next(rd, &sr)) {
-		if (stream_rec_is(&sr, "net") || stream_rec_is(&sr, "task"))
-			die("%s: byte %llu: the stream already holds a %.*s "
-			    "record: it has been through dagbuild", b->input,
-			    (unsigned long long)sr.off, (int)sr.typelen,
-			    sr.type);
-		if (stream_rec_is(&sr, "header") &&
-		    header_check(rd, &sr, err, sizeof(err)) != 0)
-			die("%s", err);
-		if (!stream_rec_is(&sr, "op")) {
-			stream_write_raw(w, sr.raw, sr.rawlen);
-			continue;
-		}
-		rec_init(&r, &sr, b->input);
-		read_op(b, &r);
-	}
-	if (rc < 0)
-		die("%s", stream_error(rd));
 }
 
 int
 main(int argc, char **argv)
 {
-	struct stream_reader *rd;
 	struct stream_writer *w;
 	struct build b;
 	struct net net;
@@ -871,10 +865,9 @@ main(int argc, char **argv)
 	b.input = "stdin";
 	parse_args(&b, &net, argc, argv);
 	die_if_tty();
-	if ((rd = stream_open(stdin, b.input)) == NULL ||
-	    (w = stream_writer(stdout)) == NULL)
+	if ((w = stream_writer(stdout)) == NULL)
 		die("out of memory");
-	read_input(&b, rd, w, argc - 1, argv + 1);
+	read_input(&b, w, argc - 1, argv + 1);
 	if (b.ops.n == 0)
 		die("%s: no op records in the input", b.input);
 	resolve_deps(&b);
@@ -889,7 +882,6 @@ main(int argc, char **argv)
 	write_tasks(&b, stream_packer(w));
 	if ((err = stream_writer_close(w)) != 0)
 		die("write error: %s", strerror(err));
-	stream_close(rd);
 	free_build(&b);
 	return 0;
 }

@@ -16,6 +16,7 @@
 
 #include "dag.h"
 #include "die.h"
+#include "filter.h"
 #include "greedy.h"
 #include "header.h"
 #include "net.h"
@@ -65,28 +66,22 @@ one_record(struct input *in, const struct stream_rec *sr)
 		die("%s", rec_error(&r));
 }
 
+static int
+take(void *arg, const struct stream_rec *sr)
+{
+	one_record(arg, sr);
+	return 1;
+}
+
 static void
 read_input(struct input *in, struct stream_writer *w, int argc,
     char **argv)
 {
-	struct stream_reader *rd;
-	struct stream_rec sr;
 	char err[400];
-	int rc;
 
-	if ((rd = stream_open(stdin, "stdin")) == NULL)
-		die("out of memory");
-	rc = header_pass(rd, w, &sr, "fluxsolve", argc, argv, err,
-	    sizeof(err));
-	if (rc < 0)
+	if (filter_run(stdin, "stdin", w, "fluxsolve", argc, argv, take, in,
+	    err, sizeof(err)) != 0)
 		die("%s", err);
-	for (; rc > 0; rc = stream_next(rd, &sr)) {
-		one_record(in, &sr);
-		stream_write_raw(w, sr.raw, sr.rawlen);
-	}
-	if (rc < 0)
-		die("%s", stream_error(rd));
-	stream_close(rd);
 	if (!in->have_net)
 		die("stdin: no net record: make the DAG with dagbuild");
 	if (in->dag.n == 0)

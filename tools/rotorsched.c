@@ -19,6 +19,7 @@
 
 #include "dag.h"
 #include "die.h"
+#include "filter.h"
 #include "header.h"
 #include "net.h"
 #include "rec.h"
@@ -344,28 +345,30 @@ one_record(struct input *in, const struct stream_rec *sr, int want_traffic)
 		die("%s", rec_error(&r));
 }
 
+struct reading {
+	struct input	*in;
+	int		 want_traffic;
+};
+
+static int
+take(void *arg, const struct stream_rec *sr)
+{
+	struct reading *rg = arg;
+
+	one_record(rg->in, sr, rg->want_traffic);
+	return 1;
+}
+
 static void
 read_input(struct input *in, struct stream_writer *w, int argc,
     char **argv, int want_traffic)
 {
-	struct stream_reader *rd;
-	struct stream_rec sr;
+	struct reading rg = { in, want_traffic };
 	char err[400];
-	int rc;
 
-	if ((rd = stream_open(stdin, "stdin")) == NULL)
-		die("out of memory");
-	rc = header_pass(rd, w, &sr, "rotorsched", argc, argv, err,
-	    sizeof(err));
-	if (rc < 0)
+	if (filter_run(stdin, "stdin", w, "rotorsched", argc, argv, take, &rg,
+	    err, sizeof(err)) != 0)
 		die("%s", err);
-	for (; rc > 0; rc = stream_next(rd, &sr)) {
-		one_record(in, &sr, want_traffic);
-		stream_write_raw(w, sr.raw, sr.rawlen);
-	}
-	if (rc < 0)
-		die("%s", stream_error(rd));
-	stream_close(rd);
 	if (!in->have_net)
 		die("stdin: no net record: make the DAG with dagbuild");
 	if (in->ntasks == 0)

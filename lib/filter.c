@@ -1,0 +1,39 @@
+/* filter: the reading loop of every stage of a pipeline. */
+#include <stdio.h>
+
+#include "filter.h"
+#include "header.h"
+#include "stream.h"
+
+int
+filter_run(FILE *fp, const char *name, struct stream_writer *w,
+    const char *tool, int argc, char *const *argv,
+    int (*fn)(void *, const struct stream_rec *), void *arg, char *err,
+    size_t n)
+{
+	struct stream_reader *rd;
+	struct stream_rec sr;
+	int rc;
+
+	if ((rd = stream_open(fp, name)) == NULL) {
+		snprintf(err, n, "out of memory");
+		return -1;
+	}
+	if ((rc = header_pass(rd, w, &sr, tool, argc, argv, err, n)) < 0)
+		goto out;
+	for (; rc > 0; rc = stream_next(rd, &sr)) {
+		if (stream_rec_is(&sr, "header")) {
+			if (header_check(rd, &sr, err, n) != 0) {
+				rc = -1;
+				goto out;
+			}
+		} else if (fn(arg, &sr) == 0)
+			continue;
+		stream_write_raw(w, sr.raw, sr.rawlen);
+	}
+	if (rc < 0)
+		snprintf(err, n, "%s", stream_error(rd));
+out:
+	stream_close(rd);
+	return rc;
+}
