@@ -288,7 +288,7 @@ ring_ar() {
 	assert_output --regexp 'transfer from GPU 0 to itself$'
 	{ hdr; task 0 transfer '[]' '"src":0,"dst":1,"bytes":1'; } | mk s.mp
 	run ocssim -f ideal < s.mp
-	assert_output 'ocssim: stdin: byte 60: task record before the net record'
+	assert_output 'ocssim: stdin: byte 60: task record: comes before the net record'
 }
 
 @test "ocssim: bad streams exit 1 with the offset" {

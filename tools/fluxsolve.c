@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "dag.h"
+#include "dagin.h"
 #include "die.h"
 #include "filter.h"
 #include "greedy.h"
@@ -27,11 +28,6 @@
 
 static const char *const methods[] = { "greedy", NULL };
 
-struct input {
-	struct net	 net;
-	int		 have_net;
-	struct dag	 dag;
-};
 
 static void
 usage(void)
@@ -41,27 +37,18 @@ usage(void)
 }
 
 static void
-one_record(struct input *in, const struct stream_rec *sr)
+one_record(struct dagin *in, const struct stream_rec *sr)
 {
 	struct rec r;
 
 	rec_init(&r, sr, "stdin");
-	if (stream_rec_is(sr, "schedule") || stream_rec_is(sr, "circuit") ||
+	if (dagin_take(in, &r, sr))
+		;
+	else if (stream_rec_is(sr, "schedule") || stream_rec_is(sr, "circuit") ||
 	    stream_rec_is(sr, "plan") || stream_rec_is(sr, "solve"))
 		rec_fail(&r, "the stream holds a schedule already");
 	else if (stream_rec_is(sr, "result"))
 		rec_fail(&r, "the stream has been simulated already");
-	else if (stream_rec_is(sr, "net")) {
-		if (in->have_net)
-			rec_fail(&r, "a second net record");
-		else if (net_read(&r, &in->net) == 0)
-			in->have_net = 1;
-	} else if (stream_rec_is(sr, "task")) {
-		if (!in->have_net)
-			rec_fail(&r, "task record before the net record");
-		else
-			taskio_read(&r, &in->dag, in->net.gpus);
-	}
 	if (rec_failed(&r))
 		die("%s", rec_error(&r));
 }
@@ -74,18 +61,17 @@ take(void *arg, const struct stream_rec *sr)
 }
 
 static void
-read_input(struct input *in, struct stream_writer *w, int argc,
+read_input(struct dagin *in, struct stream_writer *w, int argc,
     char **argv)
 {
+	const char *miss;
 	char err[400];
 
 	if (filter_run(stdin, "stdin", w, "fluxsolve", argc, argv, take, in,
 	    err, sizeof(err)) != 0)
 		die("%s", err);
-	if (!in->have_net)
-		die("stdin: no net record: make the DAG with dagbuild");
-	if (in->dag.n == 0)
-		die("stdin: no task records: make the DAG with dagbuild");
+	if ((miss = dagin_missing(in)) != NULL)
+		die("stdin: %s", miss);
 	if (in->net.model != NET_PORT)
 		die("stdin: the greedy method plans for the port "
 		    "reconfiguration model only, and the net asks for the "
@@ -131,7 +117,7 @@ main(int argc, char **argv)
 	};
 	struct stream_writer *w;
 	struct greedy g;
-	struct input in;
+	struct dagin in;
 	uint64_t bound;
 	char err[400];
 	double t0;
@@ -157,8 +143,7 @@ main(int argc, char **argv)
 	if (optind != argc)
 		usage();
 	die_if_tty();
-	memset(&in, 0, sizeof(in));
-	dag_init(&in.dag);
+	dagin_init(&in);
 	if ((w = stream_writer(stdout)) == NULL)
 		die("out of memory");
 	read_input(&in, w, argc - 1, argv + 1);
@@ -183,6 +168,6 @@ main(int argc, char **argv)
 	if ((rc = stream_writer_close(w)) != 0)
 		die("write error: %s", strerror(rc));
 	greedy_free(&g);
-	dag_free(&in.dag);
+	dagin_free(&in);
 	return 0;
 }

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "dag.h"
+#include "dagin.h"
 #include "die.h"
 #include "filter.h"
 #include "header.h"
@@ -39,9 +40,7 @@ now_s(void)
 }
 
 struct input {
-	struct net	 net;
-	int		 have_net;
-	struct dag	 dag;
+	struct dagin	 di;
 	struct schedule	 sc;
 	size_t		 ncircuit_recs;
 };
@@ -67,7 +66,7 @@ usage(void)
 static void
 need_net(const struct input *in, const struct stream_rec *sr)
 {
-	if (!in->have_net)
+	if (!in->di.have_net)
 		die("stdin: byte %llu: %.*s record before the net record",
 		    (unsigned long long)sr->off, (int)sr->typelen, sr->type);
 }
@@ -78,23 +77,17 @@ one_record(struct input *in, const struct stream_rec *sr)
 	struct rec r;
 
 	rec_init(&r, sr, "stdin");
-	if (stream_rec_is(sr, "net")) {
-		if (in->have_net)
-			rec_fail(&r, "a second net record");
-		else if (net_read(&r, &in->net) == 0)
-			in->have_net = 1;
-	} else if (stream_rec_is(sr, "task")) {
-		need_net(in, sr);
-		taskio_read(&r, &in->dag, in->net.gpus);
-	} else if (stream_rec_is(sr, "schedule"))
+	if (dagin_take(&in->di, &r, sr))
+		;
+	else if (stream_rec_is(sr, "schedule"))
 		sched_read_schedule(&r, &in->sc);
 	else if (stream_rec_is(sr, "circuit")) {
 		need_net(in, sr);
-		sched_read_circuit(&r, &in->sc, &in->net);
+		sched_read_circuit(&r, &in->sc, &in->di.net);
 		in->ncircuit_recs++;
 	} else if (stream_rec_is(sr, "plan")) {
 		need_net(in, sr);
-		sched_read_plan(&r, &in->sc, &in->net);
+		sched_read_plan(&r, &in->sc, &in->di.net);
 	} else if (stream_rec_is(sr, "result"))
 		rec_fail(&r, "the stream has been simulated already");
 	if (rec_failed(&r))
@@ -112,15 +105,14 @@ static void
 read_input(struct input *in, struct stream_writer *w, int argc,
     char **argv)
 {
+	const char *miss;
 	char err[400];
 
 	if (filter_run(stdin, "stdin", w, "ocssim", argc, argv, take, in,
 	    err, sizeof(err)) != 0)
 		die("%s", err);
-	if (!in->have_net)
-		die("stdin: no net record: make the DAG with dagbuild");
-	if (in->dag.n == 0)
-		die("stdin: no task records: make the DAG with dagbuild");
+	if ((miss = dagin_missing(&in->di)) != NULL)
+		die("stdin: %s", miss);
 }
 
 /* "ring": i joins i+1 on switch i mod 2; or "a-b@s,...". */
@@ -201,13 +193,13 @@ choose_fabric(struct input *in, const struct args *a)
 		die("-f schedule: the stream has no schedule record");
 	if (fabric == SIM_STATIC) {
 		if (a->circuits != NULL)
-			static_circuits(&in->sc, &in->net, a->circuits);
+			static_circuits(&in->sc, &in->di.net, a->circuits);
 		else
 			static_from_records(&in->sc);
 		in->sc.np = 0;
 	}
 	if (fabric != SIM_IDEAL &&
-	    sched_check(&in->sc, &in->net, err, sizeof(err)) != 0)
+	    sched_check(&in->sc, &in->di.net, err, sizeof(err)) != 0)
 		die("invalid schedule: %s", err);
 	return fabric;
 }
@@ -369,7 +361,7 @@ main(int argc, char **argv)
 	parse_args(&a, argc, argv);
 	die_if_tty();
 	memset(&in, 0, sizeof(in));
-	dag_init(&in.dag);
+	dagin_init(&in.di);
 	sched_init(&in.sc);
 	if ((w = stream_writer(stdout)) == NULL)
 		die("out of memory");
@@ -383,7 +375,7 @@ main(int argc, char **argv)
 		die("%s: %s", a.logpath, strerror(errno));
 	if (isatty(STDERR_FILENO))
 		opt.progress = progress;
-	rc = sim_run(&in.dag, &in.net, &in.sc, &opt, &out, err, sizeof(err));
+	rc = sim_run(&in.di.dag, &in.di.net, &in.sc, &opt, &out, err, sizeof(err));
 	t2 = now_s();
 	if (opt.progress != NULL)
 		fputc('\n', stderr);
@@ -394,18 +386,18 @@ main(int argc, char **argv)
 	if (opt.log != NULL && fclose(opt.log) != 0)
 		die("%s: %s", a.logpath, strerror(errno));
 	write_result(stream_packer(w), &out, fabric, &in.sc);
-	write_stats(stream_packer(w), &out, &in.net, fabric);
+	write_stats(stream_packer(w), &out, &in.di.net, fabric);
 	if (a.taskruns)
-		write_runs(stream_packer(w), &out, in.dag.n);
+		write_runs(stream_packer(w), &out, in.di.dag.n);
 	if ((rc = stream_writer_close(w)) != 0)
 		die("write error: %s", strerror(rc));
 	if (a.verbose)
 		fprintf(stderr, "ocssim: %zu tasks read in %.3f s; %llu events "
 		    "simulated in %.3f s (%.0f events/s); output in %.3f s\n",
-		    in.dag.n, t1 - t0, (unsigned long long)out.events, t2 - t1,
+		    in.di.dag.n, t1 - t0, (unsigned long long)out.events, t2 - t1,
 		    t2 > t1 ? out.events / (t2 - t1) : 0.0, now_s() - t2);
 	sim_out_free(&out);
-	dag_free(&in.dag);
+	dagin_free(&in.di);
 	sched_free(&in.sc);
 	return 0;
 }

@@ -1,0 +1,30 @@
+/*
+ * dagin: the network and the task DAG, as a tool reads them.
+ *
+ * dagin_take() reads a net or task record into the struct (one net,
+ * before the tasks) and returns 1, or returns 0 for any other record;
+ * problems go through the record's sticky error.  dagin_missing()
+ * says what a finished stream lacked, or NULL.  The struct owns its
+ * dag; dagin_free() releases it.
+ */
+#ifndef DAGIN_H
+#define DAGIN_H
+
+#include "dag.h"
+#include "net.h"
+#include "rec.h"
+#include "stream.h"
+
+struct dagin {
+	struct net	net;
+	int		have_net;
+	struct dag	dag;
+};
+
+void		 dagin_init(struct dagin *);
+void		 dagin_free(struct dagin *);
+int		 dagin_take(struct dagin *, struct rec *,
+		    const struct stream_rec *);
+const char	*dagin_missing(const struct dagin *);
+
+#endif
