@@ -135,17 +135,15 @@ bench: all
 
 install: all
 	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANPREFIX)/man1 \
-	    $(DESTDIR)$(MANPREFIX)/man5 $(DESTDIR)$(MANPREFIX)/man7
+	    $(DESTDIR)$(MANPREFIX)/man5
 	cp $(BINS) $(DESTDIR)$(PREFIX)/bin/
 	cp man/man1/*.1 $(DESTDIR)$(MANPREFIX)/man1/
 	cp man/man5/*.5 $(DESTDIR)$(MANPREFIX)/man5/
-	-cp man/man7/*.7 $(DESTDIR)$(MANPREFIX)/man7/ 2>/dev/null
 
 uninstall:
 	cd $(DESTDIR)$(PREFIX)/bin && rm -f $(TOOLS)
 	rm -f $(TOOLS:%=$(DESTDIR)$(MANPREFIX)/man1/%.1) \
-	    $(DESTDIR)$(MANPREFIX)/man5/fluxocs.5 \
-	    $(DESTDIR)$(MANPREFIX)/man7/fluxocs.7
+	    $(DESTDIR)$(MANPREFIX)/man5/fluxocs.5
 
 clean:
 	rm -rf $(B)

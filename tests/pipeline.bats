@@ -69,3 +69,17 @@ llama3-8b-l8-tp4-dp2.ops.msgpack'
 	assert_line --partial 'rotor-direct'
 	assert_line 'streams written to res/ (read one with: report --dump FILE)'
 }
+
+@test "pipeline: make install honours DESTDIR, PREFIX and MANPREFIX, and uninstall undoes it" {
+	run make -s -C "$TOP" install DESTDIR="$T/inst" PREFIX=/opt/fx MANPREFIX=/opt/fx/man
+	assert_success
+	for t in tracegen dagbuild fluxsolve rotorsched ocssim report; do
+		[ -x "$T/inst/opt/fx/bin/$t" ] || fail "$t not installed"
+		[ -f "$T/inst/opt/fx/man/man1/$t.1" ] || fail "$t.1 not installed"
+	done
+	[ -f "$T/inst/opt/fx/man/man5/fluxocs.5" ]
+	run make -s -C "$TOP" uninstall DESTDIR="$T/inst" PREFIX=/opt/fx MANPREFIX=/opt/fx/man
+	assert_success
+	run find "$T/inst" -type f
+	assert_output ''
+}
