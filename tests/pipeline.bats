@@ -43,11 +43,11 @@ llama3-8b-l8-tp4-dp2.ops.msgpack'
 	assert_output ''
 }
 
-@test "pipeline: the baseline table covers both workloads, four delays, four fabrics" {
+@test "pipeline: the comparison covers both workloads, four delays, five fabrics" {
 	run "$TOP/pipelines/baselines" "$BIN" out
 	assert_success
 	assert_line --index 0 --regexp '^layers +tau +scheduler +iteration_ms +x_ideal +buffer_MiB +reconfigs$'
-	[ "${#lines[@]}" -eq 33 ] || fail "expected 32 rows, got $((${#lines[@]} - 1))"
+	[ "${#lines[@]}" -eq 41 ] || fail "expected 40 rows, got $((${#lines[@]} - 1))"
 	# no run beats the ideal fabric; the ideal fabric never reconfigures
 	run bash -c "'$TOP/pipelines/baselines' '$BIN' out | awk 'NR > 1 && (\$5 < 1 || (\$3 == \"ideal\" && (\$5 != 1 || \$7 != 0)))'"
 	assert_output ''
@@ -81,5 +81,11 @@ llama3-8b-l8-tp4-dp2.ops.msgpack'
 	run make -s -C "$TOP" uninstall DESTDIR="$T/inst" PREFIX=/opt/fx MANPREFIX=/opt/fx/man
 	assert_success
 	run find "$T/inst" -type f
+	assert_output ''
+}
+
+@test "pipeline: Flux is at or below every periodic baseline at every delay" {
+	run bash -c "'$TOP/pipelines/baselines' '$BIN' out | awk 'NR > 1 { t[\$1 \" \" \$2 \" \" \$3] = \$4 } END { for (k in t) { split(k, f, \" \"); if (f[3] != \"ideal\" && f[3] != \"flux\" && t[f[1] \" \" f[2] \" flux\"] > t[k]) print k } }'"
+	assert_success
 	assert_output ''
 }
