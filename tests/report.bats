@@ -97,3 +97,9 @@ load helpers
 	assert_output '  schedule: rotor, periodic every 400us, forwarding vlb
   result: iteration 154.886ms, peak NIC buffer 127.108MiB, 10836 reconfigurations (fabric schedule, scheduler rotor)'
 }
+
+@test "report: the summary shows a solve record" {
+	fluxsolve < "$TOP/traces/llama3-8b-l8-tp4-dp2.dag.msgpack" > f.mp
+	run bash -c "report f.mp | grep '^  solve:'"
+	assert_output '  solve: greedy, feasible, makespan 111.35ms, lower bound 109.2ms, gap 1.93%'
+}

@@ -159,6 +159,22 @@ show_result(struct rec *r)
 	    (int)sl, sch);
 }
 
+static void
+show_solve(struct rec *r)
+{
+	char o[UNITS_BUFSZ], b[UNITS_BUFSZ];
+	const char *m, *st;
+	size_t ml, sl;
+
+	m = rec_str(r, "method", &ml);
+	st = rec_str(r, "status", &sl);
+	printf("  solve: %.*s, %.*s, makespan %s, lower bound %s, gap %.2f%%\n",
+	    (int)ml, m, (int)sl, st,
+	    units_fmt_time(o, sizeof(o), rec_u64(r, "objective_ps")),
+	    units_fmt_time(b, sizeof(b), rec_u64(r, "bound_ps")),
+	    100 * rec_dbl_or(r, "gap", 0));
+}
+
 static int
 summary(struct stream_reader *rd)
 {
@@ -186,6 +202,8 @@ summary(struct stream_reader *rd)
 			show_schedule(&r);
 		else if (stream_rec_is(&sr, "result"))
 			show_result(&r);
+		else if (stream_rec_is(&sr, "solve"))
+			show_solve(&r);
 		if (rec_failed(&r))
 			die("%s", rec_error(&r));
 	}
