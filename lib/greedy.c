@@ -13,13 +13,24 @@
 #define NONE	UINT32_MAX
 #define PS	1000000000000ULL
 
-/* Per switch and GPU port. */
+/* Busy intervals [s, e) of one port direction, sorted and disjoint. */
+struct ivs {
+	struct iv { uint64_t s, e; } *v;
+	size_t		n, cap;
+};
+
+/* A circuit as one of its ports sees it, usable from up. */
+struct epoch {
+	uint32_t	partner;
+	uint32_t	circ;
+	uint64_t	up;
+};
+
+/* Per switch and GPU port: its circuits in time order, its uses. */
 struct port {
-	uint32_t	partner;	/* NONE: no circuit */
-	uint32_t	circ;		/* its open circuit */
-	uint64_t	txf, rxf;	/* sending, receiving busy until */
-	uint64_t	up;		/* its circuit is usable from */
-	uint8_t		had;		/* has had a circuit */
+	struct epoch	*ep;
+	size_t		 nep, epcap;
+	struct ivs	 tx, rx;
 };
 
 struct state {
@@ -29,6 +40,15 @@ struct state {
 	struct port		*pt;		/* [sw * gpus + gpu] */
 	uint64_t		*gpu_free;
 	uint64_t		*ready;		/* data ready, per task */
+};
+
+/* A placement found for a transfer. */
+struct spot {
+	uint64_t	t;		/* start */
+	uint32_t	sw;
+	int		fresh;		/* a new circuit */
+	uint64_t	up;		/* fresh: usable from */
+	size_t		ia, ib;		/* epochs: used, or insert before */
 };
 
 /* Time to send bytes at the port rate, rounded up to a picosecond. */
@@ -74,50 +94,158 @@ port(struct state *s, uint32_t sw, uint32_t g)
 	return &s->pt[(size_t)sw * s->n->gpus + g];
 }
 
-/* When a transfer a->b would start on switch sw, and whether it must
- * set up a new circuit there. */
+/* The earliest t' >= t with [t', t' + len) clear of the intervals. */
 static uint64_t
-try_switch(struct state *s, uint32_t sw, uint32_t a, uint32_t b,
-    uint64_t ready, int *fresh, uint64_t *up)
+fit(const struct ivs *x, uint64_t t, uint64_t len)
 {
-	struct port *pa = port(s, sw, a), *pb = port(s, sw, b);
-	uint64_t ta, tb, t;
+	size_t lo = 0, hi = x->n, mid;
 
-	if (pa->partner == b) {
-		*fresh = 0;
-		t = pa->txf > pb->rxf ? pa->txf : pb->rxf;
-		t = t > pa->up ? t : pa->up;
-		return t > ready ? t : ready;
+	while (lo < hi) {	/* first interval ending after t */
+		mid = lo + (hi - lo) / 2;
+		if (x->v[mid].e <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	*fresh = 1;
-	ta = pa->txf > pa->rxf ? pa->txf : pa->rxf;
-	tb = pb->txf > pb->rxf ? pb->txf : pb->rxf;
-	t = ta > tb ? ta : tb;
-	if (pa->had || pb->had)
-		t += s->n->reconfig_ps;
-	*up = t;
-	return t > ready ? t : ready;
+	for (; lo < x->n; lo++) {
+		if (t + len <= x->v[lo].s)
+			break;
+		if (x->v[lo].e > t)
+			t = x->v[lo].e;
+	}
+	return t;
 }
 
-/* Tear down the circuits of a and b on sw and set up {a, b}. */
+/* Earliest start >= t clear on a's sending and b's receiving side. */
+static uint64_t
+fit2(const struct port *a, const struct port *b, uint64_t t, uint64_t len)
+{
+	uint64_t u;
+
+	for (;;) {
+		t = fit(&a->tx, t, len);
+		if ((u = fit(&b->rx, t, len)) == t)
+			return t;
+		t = u;
+	}
+}
+
 static int
-set_up(struct state *s, uint32_t sw, uint32_t a, uint32_t b, uint64_t up,
-    uint64_t from)
+iv_add(struct ivs *x, uint64_t s, uint64_t e)
+{
+	size_t i = x->n;
+
+	if (mem_grow(&x->v, &x->cap, x->n + 1, sizeof(*x->v)) != 0)
+		return -1;
+	while (i > 0 && x->v[i - 1].s > s) {
+		x->v[i] = x->v[i - 1];
+		i--;
+	}
+	x->v[i].s = s;
+	x->v[i].e = e;
+	x->n++;
+	return 0;
+}
+
+/* The latest a use of epoch i of p may end: tau before a new partner. */
+static uint64_t
+limit(const struct state *s, const struct port *p, size_t i)
+{
+	uint64_t tau = s->n->reconfig_ps;
+
+	if (i + 1 >= p->nep)
+		return UINT64_MAX;
+	return p->ep[i + 1].up >= tau ? p->ep[i + 1].up - tau : 0;
+}
+
+static size_t
+epoch_of(const struct port *p, uint32_t circ)
+{
+	size_t i;
+
+	for (i = 0; i < p->nep; i++)
+		if (p->ep[i].circ == circ)
+			break;
+	return i;
+}
+
+/* Reuse: a circuit a-b on sw with room for the transfer. */
+static void
+try_reuse(struct state *s, uint32_t sw, uint32_t a, uint32_t b,
+    uint64_t ready, uint64_t len, struct spot *best)
 {
 	struct port *pa = port(s, sw, a), *pb = port(s, sw, b);
-	struct schedule *sc = &s->g->sc;
+	uint64_t t, lim, lb;
+	size_t i, j;
 
-	if (pa->partner != NONE)
-		port(s, sw, pa->partner)->partner = NONE;
-	if (pb->partner != NONE)
-		port(s, sw, pb->partner)->partner = NONE;
-	if (sched_add_circuit(sc, sw, a, b, from, from) != 0)
+	for (i = 0; i < pa->nep; i++) {
+		if (pa->ep[i].partner != b)
+			continue;
+		j = epoch_of(pb, pa->ep[i].circ);
+		lim = limit(s, pa, i);
+		lb = limit(s, pb, j);
+		lim = lb < lim ? lb : lim;
+		t = fit2(pa, pb, ready > pa->ep[i].up ? ready : pa->ep[i].up,
+		    len);
+		if (t + len > lim || t >= best->t)
+			continue;
+		*best = (struct spot){ t, sw, 0, 0, i, j };
+	}
+}
+
+/* Window i of a port for a new circuit to b: between epochs i-1, i. */
+static int
+window(const struct state *s, const struct port *p, size_t i, uint32_t b,
+    uint64_t *lo, uint64_t *hi)
+{
+	uint64_t tau = s->n->reconfig_ps;
+
+	if ((i > 0 && p->ep[i - 1].partner == b) ||
+	    (i < p->nep && p->ep[i].partner == b))
+		return 0;
+	*lo = i > 0 ? s->g->sc.c[p->ep[i - 1].circ].to + tau : 0;
+	*hi = UINT64_MAX;
+	if (i < p->nep) {
+		if (p->ep[i].up < tau)
+			return 0;
+		*hi = p->ep[i].up - tau;
+	}
+	return 1;
+}
+
+/* Set-up: a new circuit a-b on sw in a window of both ports. */
+static void
+try_fresh(struct state *s, uint32_t sw, uint32_t a, uint32_t b,
+    uint64_t ready, uint64_t len, struct spot *best)
+{
+	struct port *pa = port(s, sw, a), *pb = port(s, sw, b);
+	uint64_t alo, ahi, blo, bhi, t, up;
+	size_t i, j;
+
+	for (i = 0; i <= pa->nep; i++) {
+		if (!window(s, pa, i, b, &alo, &ahi) || ahi < ready)
+			continue;
+		for (j = 0; j <= pb->nep; j++) {
+			if (!window(s, pb, j, a, &blo, &bhi))
+				continue;
+			up = alo > blo ? alo : blo;
+			t = up > ready ? up : ready;
+			if (t + len > ahi || t + len > bhi || t >= best->t)
+				continue;
+			*best = (struct spot){ t, sw, 1, up, i, j };
+		}
+	}
+}
+
+static int
+ep_insert(struct port *p, size_t i, uint32_t partner, uint32_t circ,
+    uint64_t up)
+{
+	if (mem_grow(&p->ep, &p->epcap, p->nep + 1, sizeof(*p->ep)) != 0)
 		return -1;
-	pa->partner = b;
-	pb->partner = a;
-	pa->up = pb->up = up;
-	pa->had = pb->had = 1;
-	pa->circ = pb->circ = (uint32_t)(sc->nc - 1);
+	memmove(p->ep + i + 1, p->ep + i, (p->nep - i) * sizeof(*p->ep));
+	p->ep[i] = (struct epoch){ partner, circ, up };
+	p->nep++;
 	return 0;
 }
 
@@ -125,40 +253,42 @@ static int
 place_transfer(struct state *s, uint32_t t)
 {
 	const struct dag_task *tk = &s->d->t[t];
-	uint64_t dur = greedy_duration(s->n, tk->amount), best = UINT64_MAX;
-	uint64_t st, bst = 0, up, bup = 0, busy;
-	uint32_t sw, bsw = 0;
-	int fresh, bfresh = 0;
+	uint64_t dur = greedy_duration(s->n, tk->amount);
+	uint64_t len = dur > 0 ? dur : 1;	/* an empty transfer holds 1 ps */
+	struct spot best = { UINT64_MAX, 0, 0, 0, 0, 0 };
 	struct schedule *sc = &s->g->sc;
 	struct port *pa, *pb;
+	struct circuit *c;
+	uint32_t sw, circ;
 
 	for (sw = 0; sw < s->n->switches; sw++) {
-		st = try_switch(s, sw, tk->gpu, tk->dst, s->ready[t], &fresh,
-		    &up);
-		if (st + dur < best) {
-			best = st + dur;
-			bst = st;
-			bup = up;
-			bsw = sw;
-			bfresh = fresh;
-		}
+		try_reuse(s, sw, tk->gpu, tk->dst, s->ready[t], len, &best);
+		try_fresh(s, sw, tk->gpu, tk->dst, s->ready[t], len, &best);
 	}
-	if (bfresh && set_up(s, bsw, tk->gpu, tk->dst, bup, bst) != 0)
+	if (best.t == UINT64_MAX)
 		return -1;
-	pa = port(s, bsw, tk->gpu);
-	pb = port(s, bsw, tk->dst);
-	/* an empty transfer still holds its circuit for a picosecond */
-	busy = bst + (dur > 0 ? dur : 1);
-	pa->txf = pb->rxf = busy;
-	if (sc->c[pa->circ].to < busy)
-		sc->c[pa->circ].to = busy;
-	if (sc->c[pa->circ].from > bst)
-		sc->c[pa->circ].from = bst;
-	if (mem_grow(&sc->p, &sc->pcap, sc->np + 1, sizeof(*sc->p)) != 0)
+	pa = port(s, best.sw, tk->gpu);
+	pb = port(s, best.sw, tk->dst);
+	if (best.fresh) {
+		if (sched_add_circuit(sc, best.sw, tk->gpu, tk->dst, best.t,
+		    best.t + len) != 0)
+			return -1;
+		circ = (uint32_t)(sc->nc - 1);
+		if (ep_insert(pa, best.ia, tk->dst, circ, best.up) != 0 ||
+		    ep_insert(pb, best.ib, tk->gpu, circ, best.up) != 0)
+			return -1;
+	} else
+		circ = pa->ep[best.ia].circ;
+	c = &sc->c[circ];
+	c->from = best.t < c->from ? best.t : c->from;
+	c->to = best.t + len > c->to ? best.t + len : c->to;
+	if (iv_add(&pa->tx, best.t, best.t + len) != 0 ||
+	    iv_add(&pb->rx, best.t, best.t + len) != 0 ||
+	    mem_grow(&sc->p, &sc->pcap, sc->np + 1, sizeof(*sc->p)) != 0)
 		return -1;
-	sc->p[sc->np++] = (struct plan){ t, bsw, bst };
-	s->g->start[t] = bst;
-	s->g->end[t] = bst + dur + s->n->latency_ps;
+	sc->p[sc->np++] = (struct plan){ t, best.sw, best.t };
+	s->g->start[t] = best.t;
+	s->g->end[t] = best.t + dur + s->n->latency_ps;
 	return 0;
 }
 
@@ -293,13 +423,16 @@ greedy_run(const struct dag *d, const struct net *n, struct greedy *g)
 	if (g->start == NULL || g->end == NULL || s.ready == NULL ||
 	    s.gpu_free == NULL || s.pt == NULL)
 		goto out;
-	for (i = 0; i < np; i++)
-		s.pt[i].partner = NONE;
 	if ((bl = bottom_levels(d, n)) == NULL ||
 	    (prev = gpu_order(d, n)) == NULL)
 		goto out;
 	rc = schedule(&s, bl, prev);
 out:
+	for (i = 0; s.pt != NULL && i < np; i++) {
+		free(s.pt[i].ep);
+		free(s.pt[i].tx.v);
+		free(s.pt[i].rx.v);
+	}
 	free(bl);
 	free(prev);
 	free(s.ready);
