@@ -115,6 +115,7 @@ struct sim {
 	uint32_t		 flfree;
 	uint32_t		 moving;	/* flows with a positive rate */
 	uint64_t		 arriving;	/* deliveries still in flight */
+	uint32_t		 computing;	/* GPUs running a task */
 	struct pair		*pr;
 	size_t			 npr, prcap;
 	uint32_t		*tpair;		/* transfer -> its pair */
@@ -393,6 +394,7 @@ try_compute(struct sim *s, uint32_t gi)
 	if (!s->ready[t])
 		return;
 	g->busy = 1;
+	s->computing++;
 	s->out->gpu[gi].stall_ps += s->now - g->free_at;
 	s->out->start[t] = s->now;
 	logev(s, "compute-start %u gpu %u", t, gi);
@@ -1268,24 +1270,13 @@ wall(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static int
-running(const struct sim *s)
-{
-	uint32_t g;
-
-	for (g = 0; g < s->net->gpus; g++)
-		if (s->g[g].busy)
-			return 1;
-	return 0;
-}
-
 /* A periodic schedule never runs out of events: watch for no progress. */
 static int
 stuck(struct sim *s)
 {
 	if (!s->sc || !s->sc->periodic)
 		return 0;
-	if (s->moving > 0 || s->arriving > 0 || running(s)) {
+	if (s->moving > 0 || s->arriving > 0 || s->computing > 0) {
 		s->last_moving = s->now;
 		return 0;
 	}
@@ -1304,6 +1295,7 @@ event(struct sim *s, const struct heap_item *it)
 	case EV_COMPUTE:
 		g = &s->g[s->d->t[idx].gpu];
 		g->busy = 0;
+		s->computing--;
 		g->free_at = s->now;
 		g->next++;
 		s->out->gpu[s->d->t[idx].gpu].busy_ps += s->d->t[idx].amount;
