@@ -11,6 +11,7 @@ filter_run(FILE *fp, const char *name, struct stream_writer *w,
     int (*fn)(void *, const struct stream_rec *), void *arg, char *err,
     size_t n)
 {
+	struct header_end end = { 0, 0, 0 };
 	struct stream_reader *rd;
 	struct stream_rec sr;
 	int rc;
@@ -19,20 +20,26 @@ filter_run(FILE *fp, const char *name, struct stream_writer *w,
 		snprintf(err, n, "out of memory");
 		return -1;
 	}
-	if ((rc = header_pass(rd, w, &sr, tool, argc, argv, err, n)) < 0)
+	if ((rc = header_pass(rd, w, &sr, tool, argc, argv, &end, err,
+	    n)) < 0)
 		goto out;
 	for (; rc > 0; rc = stream_next(rd, &sr)) {
-		if (stream_rec_is(&sr, "header")) {
-			if (header_check(rd, &sr, err, n) != 0) {
-				rc = -1;
-				goto out;
-			}
-		} else if (fn(arg, &sr) == 0)
+		if (header_follow(&end, rd, &sr, err, n) != 0 ||
+		    (stream_rec_is(&sr, "header") &&
+		    header_check(rd, &sr, err, n) != 0)) {
+			rc = -1;
+			goto out;
+		}
+		/* the end is ours to write again, when we are done */
+		if (stream_rec_is(&sr, "end") || (!stream_rec_is(&sr,
+		    "header") && fn(arg, &sr) == 0))
 			continue;
 		stream_write_raw(w, sr.raw, sr.rawlen);
 	}
 	if (rc < 0)
 		snprintf(err, n, "%s", stream_error(rd));
+	else
+		rc = header_finish(&end, rd, err, n);
 out:
 	stream_close(rd);
 	return rc;

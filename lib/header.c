@@ -59,14 +59,15 @@ header_check(struct stream_reader *rd, const struct stream_rec *sr,
 int
 header_pass(struct stream_reader *rd, struct stream_writer *w,
     struct stream_rec *sr, const char *tool, int argc, char *const *argv,
-    char *err, size_t n)
+    struct header_end *end, char *err, size_t n)
 {
 	int rc, seen = 0;
 
 	while ((rc = stream_next(rd, sr)) > 0) {
 		if (!stream_rec_is(sr, "header"))
 			break;
-		if (header_check(rd, sr, err, n) != 0)
+		if (header_check(rd, sr, err, n) != 0 ||
+		    header_follow(end, rd, sr, err, n) != 0)
 			return -1;
 		stream_write_raw(w, sr->raw, sr->rawlen);
 		seen++;
@@ -87,4 +88,39 @@ header_pass(struct stream_reader *rd, struct stream_writer *w,
 	}
 	header_write(w, tool, argc, argv);
 	return rc;
+}
+
+/* Note one record: the first header says whether an end must come. */
+int
+header_follow(struct header_end *e, struct stream_reader *rd,
+    const struct stream_rec *sr, char *err, size_t n)
+{
+	struct rec r;
+
+	if (e->seen) {
+		snprintf(err, n, "%s: byte %llu: a %.*s record after the end "
+		    "record", stream_name(rd), (unsigned long long)sr->off,
+		    (int)(sr->typelen > 32 ? 32 : sr->typelen), sr->type);
+		return -1;
+	}
+	if (!e->first && stream_rec_is(sr, "header")) {
+		rec_init(&r, sr, stream_name(rd));
+		e->need = rec_u64_or(&r, "minor", 0) >= 1;
+	}
+	e->first = 1;
+	if (stream_rec_is(sr, "end"))
+		e->seen = 1;
+	return 0;
+}
+
+int
+header_finish(const struct header_end *e, struct stream_reader *rd,
+    char *err, size_t n)
+{
+	if (!e->need || e->seen)
+		return 0;
+	snprintf(err, n, "%s: byte %llu: the stream stops without its end "
+	    "record: it was cut short, or a tool before failed",
+	    stream_name(rd), (unsigned long long)stream_offset(rd));
+	return -1;
 }

@@ -7,6 +7,11 @@
  * was given.  The leading headers thus list every tool that made the
  * stream, in order.  Functions return -1 and fill the caller's buffer
  * with a message on error; nothing here exits.
+ *
+ * A stream whose first header says minor 1 or later ends with an "end"
+ * record: header_follow() watches the records go by (refusing any
+ * after the end) and header_finish() refuses a stream that stopped
+ * without one, that is, one cut short or left by a tool that failed.
  */
 #ifndef HEADER_H
 #define HEADER_H
@@ -19,10 +24,20 @@
 
 void	 header_write(struct stream_writer *, const char *, int,
 	    char *const *);
+struct header_end {
+	int	first;		/* the first record has been seen */
+	int	need;		/* the stream must end with an end record */
+	int	seen;
+};
+
 int	 header_check(struct stream_reader *, const struct stream_rec *,
 	    char *, size_t);
+int	 header_follow(struct header_end *, struct stream_reader *,
+	    const struct stream_rec *, char *, size_t);
+int	 header_finish(const struct header_end *, struct stream_reader *,
+	    char *, size_t);
 int	 header_pass(struct stream_reader *, struct stream_writer *,
-	    struct stream_rec *, const char *, int, char *const *, char *,
-	    size_t);
+	    struct stream_rec *, const char *, int, char *const *,
+	    struct header_end *, char *, size_t);
 
 #endif

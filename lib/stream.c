@@ -420,6 +420,7 @@ stream_writer_close(struct stream_writer *w)
 
 	if (w == NULL)
 		return ENOMEM;
+	stream_pack_record(&w->pk, "end", 1);
 	errno = 0;
 	if (fflush(w->fp) != 0 && w->err == 0)
 		w->err = errno ? errno : EIO;

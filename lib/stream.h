@@ -14,8 +14,11 @@
  * says "name: byte N: what".
  *
  * Writing.  A writer packs onto a FILE through msgpack-c.  Write
- * errors are sticky and reported by stream_writer_close(), which also
- * flushes; callers must check it before exiting 0.
+ * errors are sticky and reported by stream_writer_close(), which ends
+ * the stream with an "end" record (since version 1.1) and flushes;
+ * callers must check it before exiting 0.  A writer that fails before
+ * never writes the end record, so readers can tell a whole stream
+ * from one cut short at a record boundary.
  */
 #ifndef STREAM_H
 #define STREAM_H
@@ -28,7 +31,7 @@
 
 #define STREAM_FORMAT		"fluxocs"
 #define STREAM_VERSION		1	/* major: readers refuse others */
-#define STREAM_MINOR		0	/* minor: only adds keys/records */
+#define STREAM_MINOR		1	/* minor: only adds keys/records */
 
 #define STREAM_MAX_RECORD	(16UL << 20)	/* bytes in one record */
 #define STREAM_MAX_DEPTH	16		/* nested containers */

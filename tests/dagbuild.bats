@@ -153,7 +153,8 @@ header dagbuild
 note first
 note second
 net 
-task '
+task 
+end '
 }
 
 @test "dagbuild: the same input and options give byte-identical output" {

@@ -35,10 +35,16 @@ records() {
 
 # header LINE...: a valid header record as a JSON line, then the rest.
 hdr() {
-	echo '{"type":"header","format":"fluxocs","version":1,"minor":0,"tool":"test","args":[]}'
+	echo '{"type":"header","format":"fluxocs","version":1,"minor":1,"tool":"test","args":[]}'
 }
 
-# mk FILE: write stdin (JSON lines) as a msgpack stream to FILE.
+# pack: JSON lines on stdin to a msgpack stream on stdout, ended with
+# the end record that every stream of format 1.1 carries.
+pack() {
+	{ cat; echo '{"type":"end"}'; } | jsonpack
+}
+
+# mk FILE: the same, into FILE.
 mk() {
-	jsonpack > "$1"
+	pack > "$1"
 }

@@ -25,8 +25,8 @@ llama3-8b-l8-tp4-dp2.ops.msgpack'
 
 @test "pipeline: the 16-layer workload has twice the tasks of the 8-layer one" {
 	run bash -c "report '$TOP/traces/llama3-8b-l8-tp4-dp2.dag.msgpack' '$TOP/traces/llama3-8b-l16-tp4-dp2.dag.msgpack' | grep records"
-	assert_output '  records: header 2, workload 1, net 1, task 1920
-  records: header 2, workload 1, net 1, task 3840'
+	assert_output '  records: header 2, workload 1, net 1, task 1920, end 1
+  records: header 2, workload 1, net 1, task 3840, end 1'
 }
 
 @test "pipeline: a failing stage fails the pipeline under pipefail" {
@@ -88,4 +88,39 @@ llama3-8b-l8-tp4-dp2.ops.msgpack'
 	run bash -c "'$TOP/pipelines/baselines' '$BIN' out | awk 'NR > 1 { t[\$1 \" \" \$2 \" \" \$3] = \$4 } END { for (k in t) { split(k, f, \" \"); if (f[3] != \"ideal\" && f[3] != \"flux\" && t[f[1] \" \" f[2] \" flux\"] > t[k]) print k } }'"
 	assert_success
 	assert_output ''
+}
+
+@test "pipeline: a stream cut at a record boundary is refused by every reader (regression: fuzzing)" {
+	size=$(stat -c %s "$TOP/traces/llama3-8b-l8-tp4-dp2.dag.msgpack")
+	# the end record is the last 10 bytes
+	head -c $((size - 10)) "$TOP/traces/llama3-8b-l8-tp4-dp2.dag.msgpack" > cut.mp
+	for tool in "ocssim -f ideal" "fluxsolve" "rotorsched" "report" "report --dump"; do
+		run bash -c "$tool < cut.mp > /dev/null"
+		[ "$status" -eq 1 ] || fail "$tool exited $status"
+		assert_output --regexp "byte $((size - 10)): the stream stops without its end record: it was cut short, or a tool before failed$"
+	done
+	run bash -c "head -c \$(( \$(stat -c %s '$TOP/traces/llama3-8b-l8-tp4-dp2.ops.msgpack') - 10 )) '$TOP/traces/llama3-8b-l8-tp4-dp2.ops.msgpack' | dagbuild > /dev/null"
+	assert_failure 1
+	assert_output --partial 'the stream stops without its end record'
+}
+
+@test "pipeline: a tool that fails leaves no end record behind it" {
+	set -o pipefail
+	# ocssim fails after passing much of its input through
+	run bash -c "ocssim -f static -c 0-9@0 < '$TOP/traces/llama3-8b-l8-tp4-dp2.dag.msgpack' | report"
+	assert_failure 1
+	assert_line --index 0 --partial 'ocssim: -c 0-9@0'
+	assert_output --regexp 'report: stdin: byte [0-9]+: (truncated record|the stream stops without its end record)'
+}
+
+@test "pipeline: records after the end record are refused; streams of format 1.0 need none" {
+	{ hdr; echo '{"type":"end"}'; echo '{"type":"note"}'; } | jsonpack > s.mp
+	run report s.mp
+	assert_failure 1
+	assert_output --partial 'a note record after the end record'
+	echo '{"type":"header","format":"fluxocs","version":1,"minor":0,"tool":"old"}
+{"type":"op","id":0,"rank":0,"kind":"compute","name":"x","deps":[],"duration_ps":5}' | jsonpack > old.mp
+	run bash -c "dagbuild < old.mp | report | tail -1"
+	assert_success
+	assert_output '  records: header 2, net 1, task 1, end 1'
 }

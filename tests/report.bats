@@ -6,8 +6,8 @@ load helpers
 @test "report: --dump prints every record as one JSON line" {
 	run report --dump "$DATA/dagbuild-l1-t2-d2.msgpack"
 	assert_success
-	assert_line --index 0 '{"type":"header","format":"fluxocs","version":1,"minor":0,"tool":"tracegen","release":"0.1","args":["-l","1","-t","2","-d","2"]}'
-	assert_line --index 1 '{"type":"header","format":"fluxocs","version":1,"minor":0,"tool":"dagbuild","release":"0.1","args":[]}'
+	assert_line --index 0 '{"type":"header","format":"fluxocs","version":1,"minor":1,"tool":"tracegen","release":"0.1","args":["-l","1","-t","2","-d","2"]}'
+	assert_line --index 1 '{"type":"header","format":"fluxocs","version":1,"minor":1,"tool":"dagbuild","release":"0.1","args":[]}'
 	assert_line --index 3 '{"type":"net","gpus":4,"switches":2,"bandwidth_bps":800000000000,"reconfig_ps":10000000,"reconfig_model":"port","latency_ps":0}'
 	run bash -c "report -d '$DATA/dagbuild-l1-t2-d2.msgpack' | jq -c . | wc -l"
 	assert_output "$(report -d "$DATA/dagbuild-l1-t2-d2.msgpack" | wc -l)"
@@ -22,9 +22,12 @@ load helpers
 	hdr | mk a.mp
 	echo '{"type":"x","v":[1,-2,0.5,null,true,"q\"\\"]}' | mk b.mp
 	run bash -c "cat b.mp | report -d a.mp - b.mp"
-	assert_output '{"type":"header","format":"fluxocs","version":1,"minor":0,"tool":"test","args":[]}
+	assert_output '{"type":"header","format":"fluxocs","version":1,"minor":1,"tool":"test","args":[]}
+{"type":"end"}
 {"type":"x","v":[1,-2,0.5,null,true,"q\"\\"]}
-{"type":"x","v":[1,-2,0.5,null,true,"q\"\\"]}'
+{"type":"end"}
+{"type":"x","v":[1,-2,0.5,null,true,"q\"\\"]}
+{"type":"end"}'
 }
 
 @test "report: the summary names the tools, workload and network" {
@@ -35,7 +38,7 @@ load helpers
   made by: dagbuild
   workload: llama3-8b, 1 layer, tp 2 x dp 2 x pp 1, seq 4096, micro-batch 1 x 1, a100 at 40%
   net: 4 GPUs, 2 switches, 800Gbps per port, reconfiguration 10us (port model), latency 0ps
-  records: header 2, workload 1, net 1, task 56"
+  records: header 2, workload 1, net 1, task 56, end 1"
 }
 
 @test "report: a truncated stream prints what it read, then fails with the offset" {

@@ -10,7 +10,7 @@ alltoall8() {
 		for r in 0 1 2 3 4 5 6 7; do
 			echo "{\"type\":\"op\",\"id\":$r,\"rank\":$r,\"kind\":\"alltoall\",\"name\":\"a2a\",\"deps\":[],\"group\":[0,1,2,3,4,5,6,7],\"size\":$1,\"coll\":0}"
 		done
-	} | jsonpack | dagbuild "${@:2}"
+	} | pack | dagbuild "${@:2}"
 }
 
 @test "rotorsched: 8 GPUs on 2 rotors follow RotorNet's table" {

@@ -34,16 +34,23 @@ usage(void)
 }
 
 static int
-dump(struct stream_reader *rd)
+dump(struct stream_reader *rd, char *err, size_t n)
 {
+	struct header_end end = { 0, 0, 0 };
 	struct stream_rec sr;
 	int rc;
 
 	while ((rc = stream_next(rd, &sr)) > 0) {
 		json_print(stdout, sr.obj);
 		putchar('\n');
+		if (header_follow(&end, rd, &sr, err, n) != 0)
+			return -1;
 	}
-	return rc;
+	if (rc < 0) {
+		snprintf(err, n, "%s", stream_error(rd));
+		return rc;
+	}
+	return header_finish(&end, rd, err, n);
 }
 
 static void
@@ -176,22 +183,23 @@ show_solve(struct rec *r)
 }
 
 static int
-summary(struct stream_reader *rd)
+summary(struct stream_reader *rd, char *err, size_t n)
 {
+	struct header_end end = { 0, 0, 0 };
 	struct tally t[32];
 	struct stream_rec sr;
 	struct rec r;
 	size_t nt = 0, i;
-	char err[400];
 	int rc;
 
 	printf("stream: %s\n", stream_name(rd));
 	while ((rc = stream_next(rd, &sr)) > 0) {
 		count(t, &nt, &sr);
 		rec_init(&r, &sr, stream_name(rd));
-		if (stream_rec_is(&sr, "header") &&
-		    header_check(rd, &sr, err, sizeof(err)) != 0)
-			die("%s", err);
+		if ((stream_rec_is(&sr, "header") &&
+		    header_check(rd, &sr, err, n) != 0) ||
+		    header_follow(&end, rd, &sr, err, n) != 0)
+			return -1;
 		if (stream_rec_is(&sr, "header"))
 			show_header(&r);
 		else if (stream_rec_is(&sr, "workload"))
@@ -207,8 +215,12 @@ summary(struct stream_reader *rd)
 		if (rec_failed(&r))
 			die("%s", rec_error(&r));
 	}
-	if (rc < 0)
+	if (rc < 0) {
+		snprintf(err, n, "%s", stream_error(rd));
 		return rc;
+	}
+	if (header_finish(&end, rd, err, n) != 0)
+		return -1;
 	printf("  records:");
 	for (i = 0; i < nt; i++)
 		printf("%s %s %llu", i ? "," : "", t[i].type,
@@ -222,15 +234,17 @@ one(const char *path, int dumping)
 {
 	struct stream_reader *rd;
 	FILE *fp = stdin;
+	char err[400];
 
 	if (strcmp(path, "-") != 0 && (fp = fopen(path, "rb")) == NULL)
 		die("%s: %s", path, strerror(errno));
 	if ((rd = stream_open(fp, strcmp(path, "-") ? path : "stdin")) ==
 	    NULL)
 		die("out of memory");
-	if ((dumping ? dump(rd) : summary(rd)) < 0) {
+	if ((dumping ? dump(rd, err, sizeof(err)) : summary(rd, err,
+	    sizeof(err))) < 0) {
 		fflush(stdout);
-		die("%s", stream_error(rd));
+		die("%s", err);
 	}
 	stream_close(rd);
 	if (fp != stdin)

@@ -49,6 +49,11 @@ round_trip(void)
 	fp = records(20000, &len);
 	rd = stream_open(fp, "mem");
 	while ((rc = stream_next(rd, &sr)) > 0) {
+		if (n == 20000) {	/* the writer ends the stream */
+			good &= stream_rec_is(&sr, "end");
+			n++;
+			continue;
+		}
 		rec_init(&r, &sr, "mem");
 		if (rec_u64(&r, "i") != n || rec_dbl(&r, "x") != 0.5 * n ||
 		    !stream_rec_is(&sr, "item") || rec_failed(&r) ||
@@ -57,8 +62,8 @@ round_trip(void)
 		last_off = sr.off;
 		n++;
 	}
-	ok(rc == 0 && n == 20000 && good, "20000 records read back in "
-	    "order with their values (%zu)", n);
+	ok(rc == 0 && n == 20001 && good, "20000 records read back in "
+	    "order with their values, then the end record (%zu)", n);
 	ok(stream_offset(rd) == len, "the reader ends at the last byte");
 	stream_close(rd);
 	fclose(fp);
@@ -119,9 +124,10 @@ bad_input(void)
 	buf = malloc(len);
 	if (fread(buf, 1, len, fp) != len)
 		len = 0;
-	snprintf(want, sizeof(want), "t: byte %zu: truncated record: input "
-	    "ends at byte %zu", len / 2, len - 3);
-	ok(len == 64 && first_error(buf, len - 3, want), "truncation names "
+	/* two 32-byte records, then the 10-byte end record */
+	snprintf(want, sizeof(want), "t: byte 32: truncated record: input "
+	    "ends at byte 61");
+	ok(len == 74 && first_error(buf, 61, want), "truncation names "
 	    "the record's offset and the end of input");
 	free(buf);
 	fclose(fp);
