@@ -33,6 +33,23 @@ struct port {
 	struct ivs	 tx, rx;
 };
 
+
+/*
+ * Where a port could take a new circuit: between two of its epochs, or
+ * in an idle gap inside an epoch with another partner.
+ */
+struct win {
+	uint64_t	lo, hi;		/* the transfer must fit in [lo, hi] */
+	size_t		ep;		/* before epoch ep, or inside it */
+	int		inside;
+	uint64_t	gs, ge;		/* inside: the idle gap */
+};
+
+struct wins {
+	struct win	*v;
+	size_t		 n, cap;
+};
+
 struct state {
 	const struct dag	*d;
 	const struct net	*n;
@@ -40,6 +57,7 @@ struct state {
 	struct port		*pt;		/* [sw * gpus + gpu] */
 	uint64_t		*gpu_free;
 	uint64_t		*ready;		/* data ready, per task */
+	struct wins		 wa, wb;	/* scratch for try_fresh */
 };
 
 /* A placement found for a transfer. */
@@ -48,7 +66,8 @@ struct spot {
 	uint32_t	sw;
 	int		fresh;		/* a new circuit */
 	uint64_t	up;		/* fresh: usable from */
-	size_t		ia, ib;		/* epochs: used, or insert before */
+	size_t		ia, ib;		/* reuse: the epochs */
+	struct win	wa, wb;		/* fresh: the windows */
 };
 
 /* Time to send bytes at the port rate, rounded up to a picosecond. */
@@ -189,52 +208,145 @@ try_reuse(struct state *s, uint32_t sw, uint32_t a, uint32_t b,
 		    len);
 		if (t + len > lim || t >= best->t)
 			continue;
-		*best = (struct spot){ t, sw, 0, 0, i, j };
+		*best = (struct spot){ .t = t, .sw = sw, .ia = i, .ib = j };
 	}
 }
 
-/* Window i of a port for a new circuit to b: between epochs i-1, i. */
+/*
+ * A new circuit to q needs tau on each side but before a port's first
+ * use; inside an epoch the circuit there is torn down at the gap's
+ * start and set up again by its end.
+ */
+
+static uint64_t
+sub_tau(uint64_t t, uint64_t tau)
+{
+	return t >= tau ? t - tau : 0;
+}
+
 static int
-window(const struct state *s, const struct port *p, size_t i, uint32_t b,
-    uint64_t *lo, uint64_t *hi)
+win_add(struct wins *w, const struct win *x)
+{
+	if (x->hi <= x->lo)
+		return 0;
+	if (mem_grow(&w->v, &w->cap, w->n + 1, sizeof(*w->v)) != 0)
+		return -1;
+	w->v[w->n++] = *x;
+	return 0;
+}
+
+/* The next use of p at or after time t: its start, or UINT64_MAX. */
+static size_t
+first_after(const struct ivs *x, uint64_t t)
+{
+	size_t lo = 0, hi = x->n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (x->v[mid].e <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Idle gaps of p's uses (sending or receiving) inside [from, to]. */
+static int
+gaps_inside(const struct state *s, const struct port *p, size_t i,
+    uint64_t from, uint64_t to, struct wins *w)
+{
+	uint64_t tau = s->n->reconfig_ps, end = from;
+	size_t a = first_after(&p->tx, from), b = first_after(&p->rx, from);
+	struct win x;
+
+	while (a < p->tx.n || b < p->rx.n) {
+		const struct iv *u;
+
+		if (b >= p->rx.n || (a < p->tx.n &&
+		    p->tx.v[a].s <= p->rx.v[b].s))
+			u = &p->tx.v[a++];
+		else
+			u = &p->rx.v[b++];
+		if (u->s >= to)
+			break;
+		if (u->s > end + 2 * tau) {
+			x = (struct win){ end + tau, sub_tau(u->s, tau), i, 1,
+			    end, u->s };
+			if (win_add(w, &x) != 0)
+				return -1;
+		}
+		if (u->e > end)
+			end = u->e;
+	}
+	return 0;
+}
+
+static int
+windows(const struct state *s, const struct port *p, uint32_t q,
+    uint64_t ready, struct wins *w)
 {
 	uint64_t tau = s->n->reconfig_ps;
+	const struct circuit *c = s->g->sc.c;
+	struct win x;
+	size_t i;
 
-	if ((i > 0 && p->ep[i - 1].partner == b) ||
-	    (i < p->nep && p->ep[i].partner == b))
-		return 0;
-	*lo = i > 0 ? s->g->sc.c[p->ep[i - 1].circ].to + tau : 0;
-	*hi = UINT64_MAX;
-	if (i < p->nep) {
-		if (p->ep[i].up < tau)
-			return 0;
-		*hi = p->ep[i].up - tau;
+	w->n = 0;
+	for (i = 0; i <= p->nep; i++) {
+		/*
+		 * Between two epochs; next to one with q too, for q may
+		 * have gone elsewhere meanwhile: a circuit set up anew.
+		 */
+		x.lo = i > 0 ? c[p->ep[i - 1].circ].to + tau : 0;
+		x.hi = i < p->nep ? sub_tau(p->ep[i].up, tau) : UINT64_MAX;
+		x.ep = i;
+		x.inside = 0;
+		if (x.hi > ready && win_add(w, &x) != 0)
+			return -1;
+		if (i < p->nep && p->ep[i].partner != q &&
+		    c[p->ep[i].circ].to > ready &&
+		    gaps_inside(s, p, i, c[p->ep[i].circ].from,
+		    c[p->ep[i].circ].to, w) != 0)
+			return -1;
 	}
-	return 1;
+	return 0;
 }
 
-/* Set-up: a new circuit a-b on sw in a window of both ports. */
-static void
+/*
+ * Set-up: a new circuit a-b on sw in a window of both ports.  Each
+ * port's windows are disjoint and in time order, so a merge finds the
+ * earliest start that fits both.
+ */
+static int
 try_fresh(struct state *s, uint32_t sw, uint32_t a, uint32_t b,
-    uint64_t ready, uint64_t len, struct spot *best)
+    uint64_t ready, uint64_t len, struct spot *best, struct wins *wa,
+    struct wins *wb)
 {
-	struct port *pa = port(s, sw, a), *pb = port(s, sw, b);
-	uint64_t alo, ahi, blo, bhi, t, up;
-	size_t i, j;
+	uint64_t t, up, hi;
+	size_t i = 0, j = 0;
 
-	for (i = 0; i <= pa->nep; i++) {
-		if (!window(s, pa, i, b, &alo, &ahi) || ahi < ready)
-			continue;
-		for (j = 0; j <= pb->nep; j++) {
-			if (!window(s, pb, j, a, &blo, &bhi))
-				continue;
-			up = alo > blo ? alo : blo;
-			t = up > ready ? up : ready;
-			if (t + len > ahi || t + len > bhi || t >= best->t)
-				continue;
-			*best = (struct spot){ t, sw, 1, up, i, j };
+	if (windows(s, port(s, sw, a), b, ready, wa) != 0 ||
+	    windows(s, port(s, sw, b), a, ready, wb) != 0)
+		return -1;
+	while (i < wa->n && j < wb->n) {
+		const struct win *x = &wa->v[i], *y = &wb->v[j];
+
+		up = x->lo > y->lo ? x->lo : y->lo;
+		t = up > ready ? up : ready;
+		hi = x->hi < y->hi ? x->hi : y->hi;
+		if (t >= best->t)
+			break;
+		if (t + len <= hi) {
+			*best = (struct spot){ .t = t, .sw = sw, .fresh = 1,
+			    .up = up, .wa = *x, .wb = *y };
+			break;
 		}
+		if (x->hi < y->hi)
+			i++;
+		else
+			j++;
 	}
+	return 0;
 }
 
 static int
@@ -249,13 +361,42 @@ ep_insert(struct port *p, size_t i, uint32_t partner, uint32_t circ,
 	return 0;
 }
 
+/*
+ * Split epoch i of port p (and of its partner) around an idle gap:
+ * the circuit ends at gs and a copy of it comes up again by ge.
+ * Returns the index where a new epoch goes, between the two halves.
+ */
+static int
+split(struct state *s, struct port *p, size_t i, uint64_t gs, uint64_t ge,
+    uint64_t up2, size_t *at)
+{
+	struct schedule *sc = &s->g->sc;
+	uint32_t circ = p->ep[i].circ, x = p->ep[i].partner, c2;
+	struct port *px;
+	size_t k;
+
+	if (sched_add_circuit(sc, 0, 0, 1, 0, 1) != 0)
+		return -1;
+	c2 = (uint32_t)(sc->nc - 1);
+	sc->c[c2] = sc->c[circ];
+	sc->c[c2].from = ge;
+	sc->c[circ].to = gs;
+	px = &s->pt[(size_t)sc->c[circ].sw * s->n->gpus + x];
+	k = epoch_of(px, circ);
+	if (ep_insert(p, i + 1, x, c2, up2) != 0 ||
+	    ep_insert(px, k + 1, px->ep[k].partner, c2, up2) != 0)
+		return -1;
+	*at = i + 1;
+	return 0;
+}
+
 static int
 place_transfer(struct state *s, uint32_t t)
 {
 	const struct dag_task *tk = &s->d->t[t];
 	uint64_t dur = greedy_duration(s->n, tk->amount);
 	uint64_t len = dur > 0 ? dur : 1;	/* an empty transfer holds 1 ps */
-	struct spot best = { UINT64_MAX, 0, 0, 0, 0, 0 };
+	struct spot best = { .t = UINT64_MAX };
 	struct schedule *sc = &s->g->sc;
 	struct port *pa, *pb;
 	struct circuit *c;
@@ -263,19 +404,29 @@ place_transfer(struct state *s, uint32_t t)
 
 	for (sw = 0; sw < s->n->switches; sw++) {
 		try_reuse(s, sw, tk->gpu, tk->dst, s->ready[t], len, &best);
-		try_fresh(s, sw, tk->gpu, tk->dst, s->ready[t], len, &best);
+		if (try_fresh(s, sw, tk->gpu, tk->dst, s->ready[t], len, &best,
+		    &s->wa, &s->wb) != 0)
+			return -1;
 	}
 	if (best.t == UINT64_MAX)
-		return -1;
+		return -2;	/* cannot happen: the last window is open */
 	pa = port(s, best.sw, tk->gpu);
 	pb = port(s, best.sw, tk->dst);
 	if (best.fresh) {
+		uint64_t up2 = best.t + len + s->n->reconfig_ps;
+		size_t ia = best.wa.ep, ib = best.wb.ep;
+
+		if ((best.wa.inside && split(s, pa, best.wa.ep, best.wa.gs,
+		    best.wa.ge, up2, &ia) != 0) || (best.wb.inside &&
+		    split(s, pb, best.wb.ep, best.wb.gs, best.wb.ge, up2,
+		    &ib) != 0))
+			return -1;
 		if (sched_add_circuit(sc, best.sw, tk->gpu, tk->dst, best.t,
 		    best.t + len) != 0)
 			return -1;
 		circ = (uint32_t)(sc->nc - 1);
-		if (ep_insert(pa, best.ia, tk->dst, circ, best.up) != 0 ||
-		    ep_insert(pb, best.ib, tk->gpu, circ, best.up) != 0)
+		if (ep_insert(pa, ia, tk->dst, circ, best.up) != 0 ||
+		    ep_insert(pb, ib, tk->gpu, circ, best.up) != 0)
 			return -1;
 	} else
 		circ = pa->ep[best.ia].circ;
@@ -378,7 +529,7 @@ schedule(struct state *s, const uint64_t *bl, const uint32_t *prev)
 
 		if (d->t[t].kind == DAG_COMPUTE)
 			place_compute(s, t);
-		else if (place_transfer(s, t) != 0)
+		else if ((rc = place_transfer(s, t)) != 0)
 			goto out;
 		if (s->g->end[t] > s->g->makespan)
 			s->g->makespan = s->g->end[t];
@@ -390,8 +541,10 @@ schedule(struct state *s, const uint64_t *bl, const uint32_t *prev)
 			else if (s->g->end[t] > s->ready[v])
 				s->ready[v] = s->g->end[t];
 			if (--pending[v] == 0 &&
-			    heap_push(&h, ~bl[v], v, v) != 0)
+			    heap_push(&h, ~bl[v], v, v) != 0) {
+				rc = -1;
 				goto out;
+			}
 		}
 	}
 	rc = 0;
@@ -406,7 +559,8 @@ out:
 int
 greedy_run(const struct dag *d, const struct net *n, struct greedy *g)
 {
-	struct state s = { d, n, g, NULL, NULL, NULL };
+	struct state s = { d, n, g, NULL, NULL, NULL, { NULL, 0, 0 },
+	    { NULL, 0, 0 } };
 	uint64_t *bl = NULL;
 	uint32_t *prev = NULL;
 	size_t i, np = (size_t)n->switches * n->gpus;
@@ -433,6 +587,8 @@ out:
 		free(s.pt[i].tx.v);
 		free(s.pt[i].rx.v);
 	}
+	free(s.wa.v);
+	free(s.wb.v);
 	free(bl);
 	free(prev);
 	free(s.ready);

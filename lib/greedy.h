@@ -19,7 +19,8 @@
  * time shared over S ports plus the shortest tail after them.
  *
  * Pure functions; the caller owns inputs and frees outputs with
- * greedy_free().  Returns 0, or -1 when memory runs out.
+ * greedy_free().  greedy_run() returns 0, -1 when memory runs out, -2
+ * if a transfer found no place (a bug: the end of time is always free).
  */
 #ifndef GREEDY_H
 #define GREEDY_H

@@ -125,3 +125,61 @@ solve() {
 	assert_failure 1
 	assert_output --regexp 'result record: the stream has been simulated already$'
 }
+
+# randdag SEED: a random DAG of 40 tasks on 5 GPUs, 2 switches, as JSON
+randdag() {
+	awk -v seed="$1" 'BEGIN {
+		srand(seed)
+		tau = int(rand() * 3) * 5000000
+		print "{\"type\":\"header\",\"format\":\"fluxocs\",\"version\":1,\"minor\":1,\"tool\":\"t\",\"args\":[]}"
+		printf "{\"type\":\"net\",\"gpus\":5,\"switches\":2,\"bandwidth_bps\":800000000000,\"reconfig_ps\":%d}\n", tau
+		last[0] = -1; last[1] = -1; last[2] = -1; last[3] = -1; last[4] = -1
+		for (i = 0; i < 40; i++) {
+			deps = ""
+			for (k = 0; k < 2 && i > 0; k++) {
+				d = int(rand() * i)
+				if (index("," deps ",", "," d ",") == 0)
+					deps = deps (deps == "" ? "" : ",") d
+			}
+			if (rand() < 0.4) {
+				g = int(rand() * 5)
+				if (last[g] >= 0 && index("," deps ",", "," last[g] ",") == 0)
+					deps = deps (deps == "" ? "" : ",") last[g]
+				last[g] = i
+				printf "{\"type\":\"task\",\"id\":%d,\"kind\":\"compute\",\"deps\":[%s],\"gpu\":%d,\"duration_ps\":%d}\n", i, deps, g, int(rand() * 20000000)
+			} else {
+				a = int(rand() * 5); b = (a + 1 + int(rand() * 4)) % 5
+				printf "{\"type\":\"task\",\"id\":%d,\"kind\":\"transfer\",\"deps\":[%s],\"src\":%d,\"dst\":%d,\"bytes\":%d}\n", i, deps, a, b, int(rand() * 2000000)
+			}
+		}
+	}'
+}
+
+@test "fluxsolve: schedules of random DAGs are valid and replay to their objective" {
+	for seed in $(seq 1 60); do
+		randdag $seed | pack > dag.mp
+		fluxsolve < dag.mp > f.mp || fail "seed $seed: fluxsolve failed"
+		obj=$(solve f.mp objective_ps)
+		bound=$(solve f.mp bound_ps)
+		got=$(ocssim < f.mp | report --dump | jq 'select(.type == "result") | .makespan_ps')
+		[ "$got" = "$obj" ] || fail "seed $seed: replay $got, objective $obj"
+		[ "$bound" -le "$obj" ] || fail "seed $seed: bound $bound above $obj"
+	done
+}
+
+@test "fluxsolve: at tau = 1 us the greedy proves itself optimal on the paper's workloads" {
+	set -o pipefail
+	for l in 8 16; do
+		dagbuild -r 1us < "$TOP/traces/llama3-8b-l$l-tp4-dp2.ops.msgpack" | fluxsolve > f.mp
+		run bash -c "report --dump f.mp | jq -c 'select(.type == \"solve\") | [.status, .gap]'"
+		assert_output '["optimal",0]'
+	done
+}
+
+@test "fluxsolve: its NIC buffer peak stays that of the ideal fabric on the paper's workload" {
+	set -o pipefail
+	dagbuild -r 10us < "$TOP/traces/llama3-8b-l8-tp4-dp2.ops.msgpack" > dag.mp
+	f=$(fluxsolve < dag.mp | ocssim | report --dump | jq 'select(.type == "result") | .peak_buffer_bytes')
+	i=$(ocssim -f ideal < dag.mp | report --dump | jq 'select(.type == "result") | .peak_buffer_bytes')
+	[ "$f" -le $((i * 115 / 100)) ] || fail "flux buffer $f against ideal $i"
+}

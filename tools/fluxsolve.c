@@ -148,8 +148,9 @@ main(int argc, char **argv)
 		die("out of memory");
 	read_input(&in, w, argc - 1, argv + 1);
 	t0 = now_s();
-	if (greedy_run(&in.dag, &in.net, &g) != 0)
-		die("out of memory");
+	if ((rc = greedy_run(&in.dag, &in.net, &g)) != 0)
+		die(rc == -1 ? "out of memory" : "internal error: a transfer "
+		    "found no place in the schedule");
 	if ((bound = greedy_bound(&in.dag, &in.net)) == 0 && g.makespan > 0)
 		die("out of memory");
 	if (bound > g.makespan)
