@@ -1,8 +1,10 @@
 /* dagin: the network and the task DAG, as a tool reads them. */
+#include <stdio.h>
 #include <string.h>
 
 #include "dag.h"
 #include "dagin.h"
+#include "filter.h"
 #include "net.h"
 #include "rec.h"
 #include "stream.h"
@@ -48,4 +50,46 @@ dagin_missing(const struct dagin *in)
 	if (in->dag.n == 0)
 		return "no task records: make the DAG with dagbuild";
 	return NULL;
+}
+
+struct reading {
+	struct dagin	*in;
+	const char	*name;
+	void		(*fn)(void *, struct rec *, const struct stream_rec *);
+	void		*arg;
+	char		*err;
+	size_t		 n;
+};
+
+static int
+take(void *p, const struct stream_rec *sr)
+{
+	struct reading *rd = p;
+	struct rec r;
+
+	rec_init(&r, sr, rd->name);
+	if (!dagin_take(rd->in, &r, sr) && rd->fn != NULL)
+		rd->fn(rd->arg, &r, sr);
+	if (!rec_failed(&r))
+		return 1;
+	snprintf(rd->err, rd->n, "%s", rec_error(&r));
+	return -1;
+}
+
+int
+dagin_read(struct dagin *in, FILE *fp, const char *name,
+    struct stream_writer *w, const char *tool, int argc, char *const *argv,
+    void (*fn)(void *, struct rec *, const struct stream_rec *), void *arg,
+    char *err, size_t n)
+{
+	struct reading rd = { in, name, fn, arg, err, n };
+	const char *miss;
+
+	if (filter_run(fp, name, w, tool, argc, argv, take, &rd, err, n) != 0)
+		return -1;
+	if ((miss = dagin_missing(in)) != NULL) {
+		snprintf(err, n, "%s: %s", name, miss);
+		return -1;
+	}
+	return 0;
 }

@@ -4,8 +4,12 @@
  * dagin_take() reads a net or task record into the struct (one net,
  * before the tasks) and returns 1, or returns 0 for any other record;
  * problems go through the record's sticky error.  dagin_missing()
- * says what a finished stream lacked, or NULL.  The struct owns its
- * dag; dagin_free() releases it.
+ * says what a finished stream lacked, or NULL.  dagin_read() does the
+ * whole reading of a tool's input through filter_run(): nets and tasks
+ * into the struct, every other record to the tool's function (which
+ * reports problems through the record), everything passed through;
+ * it returns 0, or -1 with a message in the caller's buffer.  The
+ * struct owns its dag; dagin_free() releases it.
  */
 #ifndef DAGIN_H
 #define DAGIN_H
@@ -13,6 +17,8 @@
 #include "dag.h"
 #include "net.h"
 #include "rec.h"
+#include <stdio.h>
+
 #include "stream.h"
 
 struct dagin {
@@ -26,5 +32,9 @@ void		 dagin_free(struct dagin *);
 int		 dagin_take(struct dagin *, struct rec *,
 		    const struct stream_rec *);
 const char	*dagin_missing(const struct dagin *);
+int		 dagin_read(struct dagin *, FILE *, const char *,
+		    struct stream_writer *, const char *, int, char *const *,
+		    void (*)(void *, struct rec *, const struct stream_rec *),
+		    void *, char *, size_t);
 
 #endif

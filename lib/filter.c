@@ -31,9 +31,18 @@ filter_run(FILE *fp, const char *name, struct stream_writer *w,
 			goto out;
 		}
 		/* the end is ours to write again, when we are done */
-		if (stream_rec_is(&sr, "end") || (!stream_rec_is(&sr,
-		    "header") && fn(arg, &sr) == 0))
+		if (stream_rec_is(&sr, "end"))
 			continue;
+		if (!stream_rec_is(&sr, "header")) {
+			int take = fn(arg, &sr);
+
+			if (take < 0) {
+				rc = -1;
+				goto out;
+			}
+			if (take == 0)
+				continue;
+		}
 		stream_write_raw(w, sr.raw, sr.rawlen);
 	}
 	if (rc < 0)

@@ -4,9 +4,9 @@
  * filter_run() reads a stream, copies its leading headers and appends
  * the tool's own, checks every later header too, and hands each other
  * record to the tool's function, which returns 1 to pass the record
- * through or 0 to consume it (and may exit on bad input).  Returns 0
- * at the end of the stream, or -1 with a message in the caller's
- * buffer.
+ * through, 0 to consume it, or -1 to stop, having written why into the
+ * caller's buffer.  Returns 0 at the end of the stream, or -1 with a
+ * message in the caller's buffer.
  */
 #ifndef FILTER_H
 #define FILTER_H

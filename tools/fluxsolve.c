@@ -36,42 +36,27 @@ usage(void)
 	exit(2);
 }
 
+/* Records besides the net and tasks: a schedule already is refused. */
 static void
-one_record(struct dagin *in, const struct stream_rec *sr)
+other(void *arg, struct rec *r, const struct stream_rec *sr)
 {
-	struct rec r;
-
-	rec_init(&r, sr, "stdin");
-	if (dagin_take(in, &r, sr))
-		;
-	else if (stream_rec_is(sr, "schedule") || stream_rec_is(sr, "circuit") ||
+	(void)arg;
+	if (stream_rec_is(sr, "schedule") || stream_rec_is(sr, "circuit") ||
 	    stream_rec_is(sr, "plan") || stream_rec_is(sr, "solve"))
-		rec_fail(&r, "the stream holds a schedule already");
+		rec_fail(r, "the stream holds a schedule already");
 	else if (stream_rec_is(sr, "result"))
-		rec_fail(&r, "the stream has been simulated already");
-	if (rec_failed(&r))
-		die("%s", rec_error(&r));
-}
-
-static int
-take(void *arg, const struct stream_rec *sr)
-{
-	one_record(arg, sr);
-	return 1;
+		rec_fail(r, "the stream has been simulated already");
 }
 
 static void
 read_input(struct dagin *in, struct stream_writer *w, int argc,
     char **argv)
 {
-	const char *miss;
 	char err[400];
 
-	if (filter_run(stdin, "stdin", w, "fluxsolve", argc, argv, take, in,
-	    err, sizeof(err)) != 0)
+	if (dagin_read(in, stdin, "stdin", w, "fluxsolve", argc, argv, other,
+	    NULL, err, sizeof(err)) != 0)
 		die("%s", err);
-	if ((miss = dagin_missing(in)) != NULL)
-		die("stdin: %s", miss);
 	if (in->net.model != NET_PORT)
 		die("stdin: the greedy method plans for the port "
 		    "reconfiguration model only, and the net asks for the "

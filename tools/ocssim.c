@@ -42,7 +42,6 @@ now_s(void)
 struct input {
 	struct dagin	 di;
 	struct schedule	 sc;
-	size_t		 ncircuit_recs;
 };
 
 struct args {
@@ -63,56 +62,36 @@ usage(void)
 	exit(2);
 }
 
+/* Records besides the net and tasks: the schedule, its circuits and
+ * plans; a result means the stream was simulated already. */
 static void
-need_net(const struct input *in, const struct stream_rec *sr)
+other(void *arg, struct rec *r, const struct stream_rec *sr)
 {
-	if (!in->di.have_net)
-		die("stdin: byte %llu: %.*s record before the net record",
-		    (unsigned long long)sr->off, (int)sr->typelen, sr->type);
-}
+	struct input *in = arg;
+	int after_net = stream_rec_is(sr, "circuit") ||
+	    stream_rec_is(sr, "plan");
 
-static void
-one_record(struct input *in, const struct stream_rec *sr)
-{
-	struct rec r;
-
-	rec_init(&r, sr, "stdin");
-	if (dagin_take(&in->di, &r, sr))
-		;
+	if (after_net && !in->di.have_net)
+		rec_fail(r, "comes before the net record");
 	else if (stream_rec_is(sr, "schedule"))
-		sched_read_schedule(&r, &in->sc);
-	else if (stream_rec_is(sr, "circuit")) {
-		need_net(in, sr);
-		sched_read_circuit(&r, &in->sc, &in->di.net);
-		in->ncircuit_recs++;
-	} else if (stream_rec_is(sr, "plan")) {
-		need_net(in, sr);
-		sched_read_plan(&r, &in->sc, &in->di.net);
-	} else if (stream_rec_is(sr, "result"))
-		rec_fail(&r, "the stream has been simulated already");
-	if (rec_failed(&r))
-		die("%s", rec_error(&r));
-}
-
-static int
-take(void *arg, const struct stream_rec *sr)
-{
-	one_record(arg, sr);
-	return 1;
+		sched_read_schedule(r, &in->sc);
+	else if (stream_rec_is(sr, "circuit"))
+		sched_read_circuit(r, &in->sc, &in->di.net);
+	else if (stream_rec_is(sr, "plan"))
+		sched_read_plan(r, &in->sc, &in->di.net);
+	else if (stream_rec_is(sr, "result"))
+		rec_fail(r, "the stream has been simulated already");
 }
 
 static void
 read_input(struct input *in, struct stream_writer *w, int argc,
     char **argv)
 {
-	const char *miss;
 	char err[400];
 
-	if (filter_run(stdin, "stdin", w, "ocssim", argc, argv, take, in,
-	    err, sizeof(err)) != 0)
+	if (dagin_read(&in->di, stdin, "stdin", w, "ocssim", argc, argv,
+	    other, in, err, sizeof(err)) != 0)
 		die("%s", err);
-	if ((miss = dagin_missing(&in->di)) != NULL)
-		die("stdin: %s", miss);
 }
 
 /* "ring": i joins i+1 on switch i mod 2; or "a-b@s,...". */
