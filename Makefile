@@ -133,6 +133,9 @@ baselines: all
 bench: all
 	@pipelines/bench-ocssim
 
+bench-flux: all
+	@pipelines/bench-fluxsolve
+
 install: all
 	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANPREFIX)/man1 \
 	    $(DESTDIR)$(MANPREFIX)/man5
@@ -148,6 +151,6 @@ uninstall:
 clean:
 	rm -rf $(B)
 
-.PHONY: all tools deps asan check traces demo baselines bench install \
-	uninstall clean
+.PHONY: all tools deps asan check traces demo baselines bench bench-flux \
+	install uninstall clean
 .SECONDARY:

@@ -124,3 +124,11 @@ llama3-8b-l8-tp4-dp2.ops.msgpack'
 	assert_success
 	assert_output '  records: header 2, net 1, task 1, end 1'
 }
+
+@test "pipeline: the fluxsolve benchmark prints its two tables" {
+	run env RUNS=1 "$TOP/pipelines/bench-fluxsolve" "$BIN" out
+	assert_success
+	assert_line --index 0 --regexp '^layers +tau +greedy_ms +final_ms +bound_ms +gap_pct +seconds +models$'
+	assert_line --index 1 --regexp '^8 +1us +109\.200 +109\.200 +109\.200 +0\.000 +[0-9.]+ +0$'
+	assert_line --regexp '^8 +1ms +110\.620 +34\.72x +28\.94x +1\.62x +0\.93x$'
+}
