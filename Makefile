@@ -22,8 +22,9 @@ LPSOLVE_LIBS =	-llpsolve55 -lcolamd -ldl
 CBC_CFLAGS =	$(shell pkg-config --cflags cbc 2>/dev/null)
 CBC_LIBS =	$(shell pkg-config --libs cbc 2>/dev/null)
 
-ALL_CFLAGS =	$(WARN) $(DEFS) -Ilib $(MSGPACK_CFLAGS) $(CFLAGS)
-LIBS =		$(MSGPACK_LIBS) -lm
+ALL_CFLAGS =	$(WARN) $(DEFS) -Ilib $(MSGPACK_CFLAGS) $(LPSOLVE_CFLAGS) \
+		$(CFLAGS)
+LIBS =		$(MSGPACK_LIBS) $(LPSOLVE_LIBS) -lm
 
 ASAN_FLAGS =	-O1 -g -fsanitize=address,undefined \
 		-fno-sanitize-recover=all -fno-omit-frame-pointer
