@@ -242,42 +242,59 @@ check_port(const struct schedule *s, const struct net *n,
 
 /*
  * Switch model: before every change at time t the whole switch is dark
- * in [t - tau, t).  cs[0..k) are the switch's circuits by start.
+ * in [t - tau, t).  cs[0..k) are the switch's circuits by start; with
+ * pm[i] the index of the latest-ending circuit among cs[0..i], the
+ * circuits started before t reach as far as cs[pm[j]].to.
  */
 static int
 check_allstop(const struct schedule *s, const struct net *n,
     const struct circuit *cs, size_t k, const unsigned char *chg,
     char *err, size_t len)
 {
-	size_t i, j;
+	uint64_t tau = n->reconfig_ps;
+	size_t *pm, i, j, lo, hi, far = 0;
+	int rc = 0;
 
+	if (tau == 0 || k == 0)
+		return 0;
+	if ((pm = malloc(k * sizeof(*pm))) == NULL) {
+		snprintf(err, len, "out of memory");
+		return -1;
+	}
 	for (i = 0; i < k; i++) {
-		uint64_t t = cs[i].from, lo;
+		pm[i] = i > 0 && cs[pm[i - 1]].to >= cs[i].to ? pm[i - 1] : i;
+		if (cs[i].to > cs[far].to)
+			far = i;
+	}
+	for (i = 0; i < k && rc == 0; i++) {
+		uint64_t t = cs[i].from;
 
-		if (!chg[i] || n->reconfig_ps == 0)
+		if (!chg[i])
 			continue;
-		for (j = 0; j < k; j++) {
-			uint64_t f = cs[j].from, e = cs[j].to;
-			int overlap;
+		for (lo = 0, hi = k; lo < hi;) {	/* circuits from < t */
+			size_t mid = lo + (hi - lo) / 2;
 
-			if (t >= n->reconfig_ps) {
-				lo = t - n->reconfig_ps;
-				overlap = f < t && e > lo;
-			} else
-				overlap = f < t || (s->periodic &&
-				    e > s->period + t - n->reconfig_ps);
-			if (overlap)
-				break;
+			if (cs[mid].from < t)
+				lo = mid + 1;
+			else
+				hi = mid;
 		}
+		j = k;
+		if (lo > 0 && cs[pm[lo - 1]].to > (t >= tau ? t - tau : 0))
+			j = pm[lo - 1];
+		else if (t < tau && s->periodic &&
+		    cs[far].to > s->period + t - tau)
+			j = far;	/* the previous period's last circuits */
 		if (j < k) {
 			say(err, len, &cs[i], "the switch changes its "
 			    "matching while circuit %llu-%llu is up within "
 			    "the reconfiguration time before it", cs[j].a,
 			    cs[j].b);
-			return -1;
+			rc = -1;
 		}
 	}
-	return 0;
+	free(pm);
+	return rc;
 }
 
 static int
