@@ -9,7 +9,7 @@ MANPREFIX ?=	$(PREFIX)/share/man
 CC ?=		cc
 CFLAGS ?=	-O2 -g
 WARN =		-std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
-		-Wmissing-prototypes -Wpointer-arith -Wno-unused-function
+		-Wmissing-prototypes -Wpointer-arith
 DEFS =		-D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L
 
 # Evaluated lazily: the packages may be installed by the deps target.

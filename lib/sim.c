@@ -133,6 +133,7 @@ struct sim {
 	struct port		*port;		/* 2 * gpus */
 	uint32_t		 epoch;
 	uint32_t		*qports, *qflows;
+	size_t			 qfcap;		/* qflows: one component's */
 	uint32_t		*dirty;		/* ports to rebalance at now */
 	size_t			 ndirty;
 	uint32_t		*minp;
@@ -668,6 +669,9 @@ component(struct sim *s, const uint32_t *seed, int nseed, size_t *nf)
 			if (s->fl[fi].mark == s->epoch)
 				continue;
 			s->fl[fi].mark = s->epoch;
+			if (grow(s, &s->qflows, &s->qfcap, *nf + 1,
+			    sizeof(*s->qflows)))
+				return 0;
 			s->qflows[(*nf)++] = fi;
 			o = other_port(s, fi, s->qports[i]);
 			if (s->port[o].mark != s->epoch) {
@@ -1431,7 +1435,6 @@ sim_run(const struct dag *d, const struct net *net,
 	heap_init(&s.h);
 	if (setup_out(&s, out) == 0 && setup_net(&s) == 0 &&
 	    setup_tasks(&s) == 0 && (s.ideal || setup_plans(&s) == 0)) {
-		s.qflows = zalloc(&s, d->n, sizeof(*s.qflows));
 		for (i = 0; i < s.nroots && !s.failed; i++)
 			make_ready(&s, s.roots[i]);
 		loop(&s);

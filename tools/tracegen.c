@@ -197,20 +197,20 @@ collective(struct gen *g, const char *name, uint32_t gi, uint64_t size,
 	return emit(g, &o, name, dep, NONE);
 }
 
+static uint64_t
+act_bytes(const struct gen *g)
+{
+	return 2 * g->c.mb * g->c.seq * LLAMA_HIDDEN;
+}
+
 static uint32_t
 p2p(struct gen *g, int kind, const char *name, uint32_t peer,
     uint64_t tag, uint32_t dep)
 {
 	struct gop o = { .kind = kind, .peer = peer, .tag = tag };
 
-	o.size = 2 * g->c.mb * g->c.seq * LLAMA_HIDDEN;
+	o.size = act_bytes(g);
 	return emit(g, &o, name, dep, NONE);
-}
-
-static uint64_t
-act_bytes(const struct gen *g)
-{
-	return 2 * g->c.mb * g->c.seq * LLAMA_HIDDEN;
 }
 
 static uint64_t
