@@ -1,0 +1,888 @@
+/*
+ * fluxenum: test helper that finds by exhaustive search the optimal
+ * makespan of a small task DAG under Flux's model (fluxocs(5), port
+ * reconfiguration, atomic transfers), so that tests can hold the
+ * schedulers of fluxsolve(1) to it.  It is an independent checker:
+ * it shares no code with lib/, frames records with its own scanner
+ * and decodes them with msgpack-c.
+ *
+ * usage: fluxenum [-v] < stream
+ *
+ * It reads the net record and the task records, ignores every other
+ * record and every unknown key, and prints the optimal makespan in
+ * picoseconds.  -v prints an optimal schedule on stderr.  Exit 0; 1 on
+ * bad input or a problem too big (more than 12 transfers or 64 tasks);
+ * 2 on misuse.
+ *
+ * The model.  A transfer occupies one switch, chosen by the schedule,
+ * during [start, start + dur), dur = ceil(bytes * 8 * 10^12 / rate),
+ * and ends latency_ps later.  A compute task ends duration_ps after it
+ * starts; the compute tasks of a GPU run one at a time in id order.  A
+ * task starts once its dependencies have ended.  On one switch, two
+ * transfers of the same directed pair do not overlap; two that share
+ * exactly one GPU are apart by at least reconfig_ps (tau) between the
+ * end of the first's occupancy and the start of the second; opposite
+ * directions of one pair, and transfers with no GPU in common, are
+ * free.  The first circuits cost nothing.
+ *
+ * The search.  Every schedule can be rebuilt, no later anywhere, by
+ * placing its transfers in the order of their starts (ties by id),
+ * each at the earliest time its dependencies and the transfers placed
+ * before it on its switch allow; repeating that until nothing moves
+ * gives an optimal schedule that the same rule regenerates in its own
+ * start order.  So a depth-first search over the next transfer and its
+ * switch, keeping only placements whose start is not before the
+ * previous one's (ties by increasing id), meets an optimum.  Compute
+ * tasks get their times as soon as their predecessors have them.
+ * Switches are alike and start free, so a transfer goes on a switch
+ * unused so far only if it is the lowest such.  Branches are cut by a
+ * lower bound: the longest path of the remaining work on free
+ * circuits, and for every GPU the transfers it still sends (receives),
+ * which run one at a time on each switch.
+ */
+#include <err.h>
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <msgpack.h>
+
+#define MAX_TASKS	64
+#define MAX_XFERS	12
+#define MAX_TIME	((uint64_t)1 << 52)	/* sums stay below 2^64 */
+#define MAX_GPUS	1048576
+#define MAX_SWITCHES	1024
+#define MAX_STDIN	((size_t)64 << 20)
+#define MAX_RECORD	((size_t)16 << 20)	/* fluxocs(5) limits */
+#define MAX_DEPTH	16
+#define MAX_ITEMS	((uint64_t)1 << 20)
+#define MAX_DECODE	((size_t)1 << 20)	/* a net or task record */
+#define PS		1000000000000ULL
+
+#define BIT(i)		((uint64_t)1 << (i))
+
+struct task {
+	int		 xfer;		/* index among transfers, or -1 */
+	uint64_t	 pred;		/* tasks that end before it starts */
+	uint64_t	 gpu, src, dst;
+	uint64_t	 bytes;
+	uint64_t	 len;		/* compute time, or occupancy */
+	uint64_t	 lat;		/* latency: transfers only */
+	uint64_t	 tail;		/* longest path after occupancy */
+};
+
+struct cand {
+	uint64_t	 start;
+	int		 k;		/* transfer index */
+	int		 sw;
+};
+
+/* One record being read, for error messages. */
+struct rec {
+	const msgpack_object	*map;
+	uint64_t		 off;
+	const char		*type;
+};
+
+/* A bounded walk over raw msgpack. */
+struct scan {
+	const uint8_t	*p;
+	size_t		 len;
+	size_t		 pos;
+	const char	*err;
+};
+
+static uint8_t		*in;
+static size_t		 inlen;
+static msgpack_unpacked	 up;
+static int		 vflag;
+
+static int		 netseen;
+static uint64_t		 gpus, nswitch, rate, tau, latency;
+
+static struct task	 t[MAX_TASKS];
+static int		 nt;
+static int		 xf[MAX_XFERS];	/* task of each transfer */
+static int		 nx;
+static uint16_t		 conf[MAX_XFERS];	/* transfers in conflict */
+static uint64_t		 gapv[MAX_XFERS][MAX_XFERS];
+static int		 nsw;		/* switches worth trying */
+
+/* Search state. */
+static uint64_t		 done;		/* tasks with times */
+static uint64_t		 tstart[MAX_TASKS], tend[MAX_TASKS];
+static int		 xsw[MAX_XFERS];
+static uint16_t		 placed;
+static int		 nused;
+static uint64_t		 last;		/* start of the last placed */
+static int		 lastid;
+static uint64_t		 best = UINT64_MAX;
+static uint64_t		 bstart[MAX_TASKS];
+static int		 bsw[MAX_XFERS];
+static uint64_t		 nodes;
+
+static _Noreturn void
+usage(void)
+{
+	fprintf(stderr, "usage: fluxenum [-v]\n");
+	exit(2);
+}
+
+static void
+slurp(void)
+{
+	size_t cap = 0, n;
+	uint8_t *p;
+
+	for (;;) {
+		if (inlen == cap) {
+			if (cap >= MAX_STDIN)
+				errx(1, "stdin: input larger than 64 MiB");
+			cap = cap == 0 ? 65536 : cap * 2;
+			if ((p = realloc(in, cap)) == NULL)
+				err(1, NULL);
+			in = p;
+		}
+		n = fread(in + inlen, 1, cap - inlen, stdin);
+		inlen += n;
+		if (n == 0)
+			break;
+	}
+	if (ferror(stdin))
+		err(1, "stdin");
+}
+
+static int
+fail(struct scan *s, const char *what)
+{
+	if (s->err == NULL)
+		s->err = what;
+	return -1;
+}
+
+static int
+need(struct scan *s, uint64_t n)
+{
+	if (n > s->len - s->pos)
+		return fail(s, "truncated");
+	return 0;
+}
+
+static uint64_t
+be(struct scan *s, int n)
+{
+	uint64_t v = 0;
+
+	while (n-- > 0)
+		v = v << 8 | s->p[s->pos++];
+	return v;
+}
+
+static int
+fixed(struct scan *s, uint64_t n)
+{
+	if (need(s, n) == -1)
+		return -1;
+	s->pos += n;
+	return 0;
+}
+
+/* A string, binary or container whose length takes w bytes. */
+static int
+sized(struct scan *s, int w, uint64_t *n)
+{
+	if (need(s, w) == -1)
+		return -1;
+	*n = be(s, w);
+	return 0;
+}
+
+static int skip(struct scan *, int);
+
+static int
+items(struct scan *s, uint64_t n, int map, int depth)
+{
+	uint64_t i;
+
+	if (depth > MAX_DEPTH)
+		return fail(s, "containers nested more than 16 deep");
+	if (n > MAX_ITEMS)
+		return fail(s, "container of more than 1048576 items");
+	if (map)
+		n *= 2;
+	for (i = 0; i < n; i++)
+		if (skip(s, depth + 1) == -1)
+			return -1;
+	return 0;
+}
+
+/* Skip one object, checking every tag and length on the way. */
+static int
+skip(struct scan *s, int depth)
+{
+	uint64_t n;
+	uint8_t c;
+
+	if (need(s, 1) == -1)
+		return -1;
+	c = s->p[s->pos++];
+	if (c <= 0x7f || c >= 0xe0)
+		return 0;
+	if (c <= 0x8f)
+		return items(s, c & 0x0f, 1, depth);
+	if (c <= 0x9f)
+		return items(s, c & 0x0f, 0, depth);
+	if (c <= 0xbf)
+		return fixed(s, c & 0x1f);
+	switch (c) {
+	case 0xc0: case 0xc2: case 0xc3:
+		return 0;
+	case 0xc1:
+		return fail(s, "byte 0xc1");
+	case 0xc4: case 0xd9:
+		return sized(s, 1, &n) == -1 ? -1 : fixed(s, n);
+	case 0xc5: case 0xda:
+		return sized(s, 2, &n) == -1 ? -1 : fixed(s, n);
+	case 0xc6: case 0xdb:
+		return sized(s, 4, &n) == -1 ? -1 : fixed(s, n);
+	case 0xca:
+		return fixed(s, 4);
+	case 0xcb:
+		return fixed(s, 8);
+	case 0xcc: case 0xd0:
+		return fixed(s, 1);
+	case 0xcd: case 0xd1:
+		return fixed(s, 2);
+	case 0xce: case 0xd2:
+		return fixed(s, 4);
+	case 0xcf: case 0xd3:
+		return fixed(s, 8);
+	case 0xdc:
+		return sized(s, 2, &n) == -1 ? -1 : items(s, n, 0, depth);
+	case 0xdd:
+		return sized(s, 4, &n) == -1 ? -1 : items(s, n, 0, depth);
+	case 0xde:
+		return sized(s, 2, &n) == -1 ? -1 : items(s, n, 1, depth);
+	case 0xdf:
+		return sized(s, 4, &n) == -1 ? -1 : items(s, n, 1, depth);
+	default:
+		return fail(s, "extension type");
+	}
+}
+
+/* The string held by the n bytes at p, which skip() has checked. */
+static int
+strobj(const uint8_t *p, size_t n, const uint8_t **str, size_t *len)
+{
+	size_t h;
+
+	if (*p >= 0xa0 && *p <= 0xbf)
+		h = 1;
+	else if (*p == 0xd9)
+		h = 2;
+	else if (*p == 0xda)
+		h = 3;
+	else if (*p == 0xdb)
+		h = 5;
+	else
+		return -1;
+	*str = p + h;
+	*len = n - h;
+	return 0;
+}
+
+/*
+ * Check the record at off, find its first "type" key and return its
+ * length, so that nothing is decoded, or allocated, before the limits
+ * of fluxocs(5) hold.
+ */
+static size_t
+frame(size_t off, const uint8_t **type, size_t *typelen)
+{
+	struct scan s = { in + off, inlen - off, 0, NULL };
+	const uint8_t *key;
+	size_t k, v, keylen;
+	uint64_t n, i;
+	uint8_t c;
+
+	if (s.len > MAX_RECORD)
+		s.len = MAX_RECORD;
+	c = s.p[s.pos++];
+	if (c >= 0x80 && c <= 0x8f)
+		n = c & 0x0f;
+	else if (c == 0xde || c == 0xdf) {
+		if (sized(&s, c == 0xde ? 2 : 4, &n) == -1)
+			goto bad;
+	} else
+		errx(1, "byte %zu: record is not a map", off);
+	if (n > MAX_ITEMS)
+		errx(1, "byte %zu: container of more than 1048576 items",
+		    off);
+	*type = NULL;
+	for (i = 0; i < n; i++) {
+		k = s.pos;
+		if (skip(&s, 2) == -1)
+			goto bad;
+		v = s.pos;
+		if (skip(&s, 2) == -1)
+			goto bad;
+		if (*type != NULL || strobj(s.p + k, v - k, &key, &keylen) ||
+		    keylen != 4 || memcmp(key, "type", 4) != 0)
+			continue;
+		if (strobj(s.p + v, s.pos - v, type, typelen) == -1)
+			errx(1, "byte %zu: key \"type\": not a string", off);
+	}
+	if (*type == NULL)
+		errx(1, "byte %zu: record without a type", off);
+	return s.pos;
+bad:
+	if (strcmp(s.err, "truncated") == 0 && s.len < inlen - off)
+		errx(1, "byte %zu: record larger than 16 MiB", off);
+	if (strcmp(s.err, "truncated") == 0)
+		errx(1, "byte %zu: end of input inside a record", off);
+	errx(1, "byte %zu: %s", off, s.err);
+}
+
+static const msgpack_object *
+get(const struct rec *r, const char *key)
+{
+	const msgpack_object_kv *kv = r->map->via.map.ptr;
+	size_t i, n = strlen(key);
+
+	for (i = 0; i < r->map->via.map.size; i++)
+		if (kv[i].key.type == MSGPACK_OBJECT_STR &&
+		    kv[i].key.via.str.size == n &&
+		    memcmp(kv[i].key.via.str.ptr, key, n) == 0)
+			return &kv[i].val;
+	return NULL;
+}
+
+static _Noreturn void
+bad(const struct rec *r, const char *key, const char *what)
+{
+	errx(1, "byte %" PRIu64 ": %s record: key \"%s\": %s", r->off,
+	    r->type, key, what);
+}
+
+static const msgpack_object *
+need_key(const struct rec *r, const char *key)
+{
+	const msgpack_object *o;
+
+	if ((o = get(r, key)) == NULL)
+		errx(1, "byte %" PRIu64 ": %s record: missing key \"%s\"",
+		    r->off, r->type, key);
+	return o;
+}
+
+static uint64_t
+uint_of(const struct rec *r, const char *key, const msgpack_object *o)
+{
+	if (o->type != MSGPACK_OBJECT_POSITIVE_INTEGER)
+		bad(r, key, "not an unsigned integer");
+	return o->via.u64;
+}
+
+static uint64_t
+getu(const struct rec *r, const char *key)
+{
+	return uint_of(r, key, need_key(r, key));
+}
+
+static uint64_t
+getu_max(const struct rec *r, const char *key, uint64_t max)
+{
+	uint64_t v = getu(r, key);
+
+	if (v > max)
+		bad(r, key, "too large");
+	return v;
+}
+
+/* Whether the string value of key is s. */
+static int
+getstr_is(const struct rec *r, const char *key, const msgpack_object *o,
+    const char *s)
+{
+	if (o->type != MSGPACK_OBJECT_STR)
+		bad(r, key, "not a string");
+	return o->via.str.size == strlen(s) &&
+	    memcmp(o->via.str.ptr, s, o->via.str.size) == 0;
+}
+
+static void
+read_net(const struct rec *r)
+{
+	const msgpack_object *o;
+
+	if (netseen)
+		errx(1, "byte %" PRIu64 ": second net record", r->off);
+	netseen = 1;
+	gpus = getu_max(r, "gpus", MAX_GPUS);
+	nswitch = getu_max(r, "switches", MAX_SWITCHES);
+	rate = getu(r, "bandwidth_bps");
+	tau = getu_max(r, "reconfig_ps", MAX_TIME);
+	if ((o = get(r, "latency_ps")) != NULL)
+		latency = uint_of(r, "latency_ps", o);
+	if (latency > MAX_TIME)
+		bad(r, "latency_ps", "too large");
+	if ((o = get(r, "reconfig_model")) != NULL &&
+	    !getstr_is(r, "reconfig_model", o, "port"))
+		bad(r, "reconfig_model", "only \"port\" is supported");
+	if (gpus == 0)
+		bad(r, "gpus", "must be at least 1");
+	if (nswitch == 0)
+		bad(r, "switches", "must be at least 1");
+	if (rate == 0)
+		bad(r, "bandwidth_bps", "must be positive");
+}
+
+static uint64_t
+read_deps(const struct rec *r, uint64_t id)
+{
+	const msgpack_object *o = need_key(r, "deps");
+	uint64_t m = 0;
+	uint32_t i;
+
+	if (o->type != MSGPACK_OBJECT_ARRAY)
+		bad(r, "deps", "not an array");
+	for (i = 0; i < o->via.array.size; i++) {
+		if (o->via.array.ptr[i].type != MSGPACK_OBJECT_POSITIVE_INTEGER)
+			bad(r, "deps", "not an array of unsigned integers");
+		if (o->via.array.ptr[i].via.u64 >= id)
+			bad(r, "deps", "not an earlier task");
+		m |= BIT(o->via.array.ptr[i].via.u64);
+	}
+	return m;
+}
+
+/* Occupancy of a transfer, rounded up to a picosecond. */
+static void
+read_transfer(const struct rec *r, struct task *p)
+{
+	unsigned __int128 d;
+
+	if (nx == MAX_XFERS)
+		errx(1, "too big: more than %d transfers", MAX_XFERS);
+	p->src = getu(r, "src");
+	p->dst = getu(r, "dst");
+	p->bytes = getu(r, "bytes");
+	if (p->src >= gpus)
+		bad(r, "src", "not below the net's gpus");
+	if (p->dst >= gpus)
+		bad(r, "dst", "not below the net's gpus");
+	if (p->src == p->dst)
+		bad(r, "dst", "same as src");
+	if (p->bytes == 0)
+		bad(r, "bytes", "a transfer of 0 bytes");
+	d = ((unsigned __int128)p->bytes * 8 * PS + rate - 1) / rate;
+	if (d > MAX_TIME)
+		bad(r, "bytes", "transfer longer than 2^52 ps");
+	p->len = (uint64_t)d;
+	p->lat = latency;
+	p->xfer = nx;
+	xf[nx++] = nt;
+}
+
+static void
+read_task(const struct rec *r)
+{
+	struct task *p = &t[nt];
+	const msgpack_object *kind;
+	uint64_t id;
+
+	if (!netseen)
+		errx(1, "byte %" PRIu64 ": task record before the net record",
+		    r->off);
+	if (nt == MAX_TASKS)
+		errx(1, "too big: more than %d tasks", MAX_TASKS);
+	if ((id = getu(r, "id")) != (uint64_t)nt)
+		bad(r, "id", "ids must be dense from 0 in stream order");
+	p->pred = read_deps(r, id);
+	kind = need_key(r, "kind");
+	p->xfer = -1;
+	if (getstr_is(r, "kind", kind, "transfer"))
+		read_transfer(r, p);
+	else if (getstr_is(r, "kind", kind, "compute")) {
+		p->gpu = getu(r, "gpu");
+		if (p->gpu >= gpus)
+			bad(r, "gpu", "not below the net's gpus");
+		p->len = getu_max(r, "duration_ps", MAX_TIME);
+	} else
+		bad(r, "kind", "neither \"compute\" nor \"transfer\"");
+	nt++;
+}
+
+static void
+parse(void)
+{
+	const uint8_t *type;
+	size_t off = 0, len, typelen, o;
+	struct rec r;
+
+	msgpack_unpacked_init(&up);
+	while (off < inlen) {
+		len = frame(off, &type, &typelen);
+		r.off = off;
+		if (typelen == 3 && memcmp(type, "net", 3) == 0)
+			r.type = "net";
+		else if (typelen == 4 && memcmp(type, "task", 4) == 0)
+			r.type = "task";
+		else {
+			off += len;
+			continue;
+		}
+		if (len > MAX_DECODE)
+			errx(1, "byte %zu: %s record larger than 1 MiB", off,
+			    r.type);
+		o = 0;
+		if (msgpack_unpack_next(&up, (const char *)in + off, len,
+		    &o) != MSGPACK_UNPACK_SUCCESS || o != len)
+			errx(1, "byte %zu: msgpack-c cannot decode the record",
+			    off);
+		r.map = &up.data;
+		if (r.type[0] == 'n')
+			read_net(&r);
+		else
+			read_task(&r);
+		msgpack_unpacked_destroy(&up);
+		off += len;
+	}
+	if (!netseen)
+		errx(1, "no net record");
+}
+
+/*
+ * Chain the compute tasks of each GPU, note which transfers conflict,
+ * and the longest path from every task's occupancy end to the end.
+ */
+static void
+prepare(void)
+{
+	const struct task *a, *b;
+	uint64_t bl[MAX_TASKS], v;
+	int i, j, u;
+
+	for (i = 0; i < nt; i++)
+		for (j = i - 1; t[i].xfer == -1 && j >= 0; j--)
+			if (t[j].xfer == -1 && t[j].gpu == t[i].gpu) {
+				t[i].pred |= BIT(j);
+				break;
+			}
+	for (i = nt - 1; i >= 0; i--) {
+		v = 0;
+		for (u = i + 1; u < nt; u++)
+			if ((t[u].pred & BIT(i)) && bl[u] > v)
+				v = bl[u];
+		t[i].tail = t[i].lat + v;
+		bl[i] = t[i].len + t[i].tail;
+	}
+	for (i = 0; i < nx; i++)
+		for (j = 0; j < nx; j++) {
+			a = &t[xf[i]];
+			b = &t[xf[j]];
+			/* The opposite direction shares the duplex circuit. */
+			if (i == j || (a->src == b->dst && a->dst == b->src) ||
+			    (a->src != b->src && a->src != b->dst &&
+			    a->dst != b->src && a->dst != b->dst))
+				continue;
+			conf[i] |= 1U << j;
+			gapv[i][j] = a->src == b->src && a->dst == b->dst ?
+			    0 : tau;
+		}
+	nsw = nswitch < (uint64_t)nx ? (int)nswitch : nx;
+}
+
+static uint64_t
+max64(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
+/* When every predecessor of u has ended, given the ends in e. */
+static uint64_t
+release(int u, const uint64_t *e)
+{
+	uint64_t m, r = 0;
+
+	for (m = t[u].pred; m != 0; m &= m - 1)
+		r = max64(r, e[__builtin_ctzll(m)]);
+	return r;
+}
+
+/* Earliest start of transfer k on switch s, after the placed ones. */
+static uint64_t
+earliest(int k, int s, uint64_t r)
+{
+	unsigned m;
+	int j;
+
+	for (m = conf[k] & placed; m != 0; m &= m - 1) {
+		j = __builtin_ctz(m);
+		if (xsw[j] == s)
+			r = max64(r, tstart[xf[j]] + t[xf[j]].len + gapv[k][j]);
+	}
+	return r;
+}
+
+/* Give times to the compute tasks whose predecessors all have them. */
+static void
+propagate(void)
+{
+	int u;
+
+	for (u = 0; u < nt; u++) {
+		if ((done & BIT(u)) || t[u].xfer != -1 ||
+		    (t[u].pred & ~done) != 0)
+			continue;
+		tstart[u] = release(u, tend);
+		tend[u] = tstart[u] + t[u].len;
+		done |= BIT(u);
+	}
+}
+
+/*
+ * Least completion of work w on switches free from the times in a
+ * (sorted here), when it may spread over the n earliest: a schedule
+ * of whole transfers ends no earlier.
+ */
+static uint64_t
+waterfill(uint64_t *a, int na, int n, uint64_t w)
+{
+	uint64_t sum = 0, l, x;
+	int i, j;
+
+	for (i = 1; i < na; i++)
+		for (j = i; j > 0 && a[j - 1] > a[j]; j--) {
+			x = a[j];
+			a[j] = a[j - 1];
+			a[j - 1] = x;
+		}
+	if (n > na)
+		n = na;
+	for (i = 0; i < n; i++) {
+		sum += a[i];
+		l = (sum + w + i) / (i + 1);
+		if (i + 1 == n || l <= a[i + 1])
+			return l;
+	}
+	return 0;
+}
+
+/*
+ * The transfers that GPU g still sends (out) or receives run one at a
+ * time on each switch, after those of the same direction placed there.
+ */
+static uint64_t
+port_bound(uint64_t g, int out, const uint64_t *est)
+{
+	uint64_t a[MAX_XFERS], w = 0, r = UINT64_MAX, tl = UINT64_MAX;
+	int k, s, u, n = 0;
+
+	for (k = 0; k < nx; k++) {
+		u = xf[k];
+		if ((placed & (1U << k)) || (out ? t[u].src : t[u].dst) != g)
+			continue;
+		n++;
+		w += t[u].len;
+		r = est[u] < r ? est[u] : r;
+		tl = t[u].tail < tl ? t[u].tail : tl;
+	}
+	if (n == 0)
+		return 0;
+	r = max64(r, last);
+	for (s = 0; s < nsw; s++)
+		a[s] = r;
+	for (k = 0; k < nx; k++) {
+		u = xf[k];
+		if ((placed & (1U << k)) && (out ? t[u].src : t[u].dst) == g)
+			a[xsw[k]] = max64(a[xsw[k]], tstart[u] + t[u].len);
+	}
+	return waterfill(a, nsw, n, w) + tl;
+}
+
+/* A lower bound on the makespan of every completion of the search. */
+static uint64_t
+bound(void)
+{
+	uint64_t e[MAX_TASKS], est[MAX_TASKS], lb = 0, r, m, x;
+	int u, k, s;
+
+	for (u = 0; u < nt; u++) {
+		if (done & BIT(u)) {
+			e[u] = tend[u];
+			lb = max64(lb, e[u]);
+			continue;
+		}
+		r = release(u, e);
+		if ((k = t[u].xfer) != -1) {
+			r = max64(r, last);
+			if (nused == nsw) {
+				/* No free switch left: the best used one. */
+				m = UINT64_MAX;
+				for (s = 0; s < nsw && m > r; s++)
+					if ((x = earliest(k, s, r)) < m)
+						m = x;
+				r = m;
+			}
+		}
+		est[u] = r;
+		e[u] = r + t[u].len + t[u].lat;
+		lb = max64(lb, e[u]);
+	}
+	for (k = 0; k < nx; k++) {
+		u = xf[k];
+		if (placed & (1U << k))
+			continue;
+		lb = max64(lb, port_bound(t[u].src, 1, est));
+		lb = max64(lb, port_bound(t[u].dst, 0, est));
+	}
+	return lb;
+}
+
+static int
+cmp_cand(const void *va, const void *vb)
+{
+	const struct cand *a = va, *b = vb;
+
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	if (a->k != b->k)
+		return a->k - b->k;
+	return a->sw - b->sw;
+}
+
+static void
+found(void)
+{
+	uint64_t mk = 0;
+	int u;
+
+	for (u = 0; u < nt; u++)
+		mk = max64(mk, tend[u]);
+	if (mk >= best)
+		return;
+	best = mk;
+	memcpy(bstart, tstart, sizeof(bstart));
+	memcpy(bsw, xsw, sizeof(bsw));
+}
+
+/* The placements allowed next: start order, then the lowest new switch. */
+static int
+candidates(struct cand *c)
+{
+	uint64_t r, st;
+	int k, s, u, n = 0;
+
+	for (k = 0; k < nx; k++) {
+		u = xf[k];
+		if ((placed & (1U << k)) || (t[u].pred & ~done) != 0)
+			continue;
+		r = release(u, tend);
+		for (s = 0; s < nsw && s <= nused; s++) {
+			st = earliest(k, s, r);
+			if (st < last || (st == last && u < lastid))
+				continue;
+			if (st + t[u].len + t[u].tail >= best)
+				continue;
+			c[n].start = st;
+			c[n].k = k;
+			c[n++].sw = s;
+		}
+	}
+	qsort(c, n, sizeof(*c), cmp_cand);
+	return n;
+}
+
+static void
+dfs(void)
+{
+	struct cand c[MAX_XFERS * (MAX_XFERS + 1)];
+	uint64_t sdone, slast;
+	int i, n, u, slastid, sused;
+
+	nodes++;
+	if (placed == (1U << nx) - 1) {
+		found();
+		return;
+	}
+	if (bound() >= best)
+		return;
+	n = candidates(c);
+	for (i = 0; i < n; i++) {
+		u = xf[c[i].k];
+		sdone = done;
+		slast = last;
+		slastid = lastid;
+		sused = nused;
+		tstart[u] = c[i].start;
+		tend[u] = c[i].start + t[u].len + t[u].lat;
+		xsw[c[i].k] = c[i].sw;
+		if (c[i].sw == nused)
+			nused++;
+		placed |= 1U << c[i].k;
+		done |= BIT(u);
+		last = c[i].start;
+		lastid = u;
+		propagate();
+		dfs();
+		placed &= ~(1U << c[i].k);
+		done = sdone;
+		last = slast;
+		lastid = slastid;
+		nused = sused;
+	}
+}
+
+static void
+show(void)
+{
+	int u;
+
+	fprintf(stderr, "fluxenum: optimal makespan %" PRIu64 " ps, "
+	    "%" PRIu64 " nodes\n", best, nodes);
+	for (u = 0; u < nt; u++) {
+		if (t[u].xfer == -1)
+			fprintf(stderr, "task %d: compute gpu %" PRIu64
+			    " start %" PRIu64 " end %" PRIu64 "\n", u,
+			    t[u].gpu, bstart[u], bstart[u] + t[u].len);
+		else
+			fprintf(stderr, "task %d: transfer %" PRIu64 "->%"
+			    PRIu64 " switch %d start %" PRIu64 " end %" PRIu64
+			    "\n", u, t[u].src, t[u].dst, bsw[t[u].xfer],
+			    bstart[u], bstart[u] + t[u].len + t[u].lat);
+	}
+}
+
+int
+main(int argc, char *argv[])
+{
+	int ch;
+
+	while ((ch = getopt(argc, argv, "v")) != -1)
+		switch (ch) {
+		case 'v':
+			vflag = 1;
+			break;
+		default:
+			usage();
+		}
+	if (argc != optind)
+		usage();
+	slurp();
+	parse();
+	prepare();
+	lastid = -1;
+	propagate();
+	dfs();
+	if (vflag)
+		show();
+	printf("%" PRIu64 "\n", best);
+	if (fflush(stdout) == EOF || ferror(stdout))
+		err(1, "stdout");
+	free(in);
+	return 0;
+}
