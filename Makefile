@@ -23,8 +23,8 @@ CBC_CFLAGS =	$(shell pkg-config --cflags cbc 2>/dev/null)
 CBC_LIBS =	$(shell pkg-config --libs cbc 2>/dev/null)
 
 ALL_CFLAGS =	$(WARN) $(DEFS) -Ilib $(MSGPACK_CFLAGS) $(LPSOLVE_CFLAGS) \
-		$(CFLAGS)
-LIBS =		$(MSGPACK_LIBS) $(LPSOLVE_LIBS) -lm
+		$(CBC_CFLAGS) $(CFLAGS)
+LIBS =		$(MSGPACK_LIBS) $(LPSOLVE_LIBS) $(CBC_LIBS) -lm
 
 ASAN_FLAGS =	-O1 -g -fsanitize=address,undefined \
 		-fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -112,7 +112,7 @@ $(B)/asan/helpers/%: tests/helpers/%.c
 	@mkdir -p $(@D)
 	$(call say,CC)$(CC) $(ALL_CFLAGS) $(ASAN_FLAGS) -o $@ $< $(LIBS)
 
-HELPERS =	$(B)/asan/helpers/jsonpack
+HELPERS =	$(B)/asan/helpers/jsonpack $(B)/asan/helpers/fluxenum
 
 asan: $(ABINS) $(UNITS) $(HELPERS)
 
