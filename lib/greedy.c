@@ -649,17 +649,19 @@ out:
 	return best;
 }
 
-uint64_t
-greedy_bound(const struct dag *d, const struct net *n)
+/* Earliest starts and bottom levels with circuits free. */
+int
+greedy_levels(const struct dag *d, const struct net *n, uint64_t **headp,
+    uint64_t **blp)
 {
-	uint64_t *bl, *head, cp = 0, pb;
+	uint64_t *bl, *head;
 	size_t i, j;
 
 	if ((bl = bottom_levels(d, n)) == NULL)
-		return 0;
+		return -1;
 	if ((head = calloc(d->n + 1, sizeof(*head))) == NULL) {
 		free(bl);
-		return 0;
+		return -1;
 	}
 	for (i = 0; i < d->n; i++) {
 		const uint32_t *dep = dag_deps(d, i);
@@ -670,9 +672,23 @@ greedy_bound(const struct dag *d, const struct net *n)
 			if (e > head[i])
 				head[i] = e;
 		}
+	}
+	*headp = head;
+	*blp = bl;
+	return 0;
+}
+
+uint64_t
+greedy_bound(const struct dag *d, const struct net *n)
+{
+	uint64_t *bl, *head, cp = 0, pb;
+	size_t i;
+
+	if (greedy_levels(d, n, &head, &bl) != 0)
+		return 0;
+	for (i = 0; i < d->n; i++)
 		if (bl[i] > cp)
 			cp = bl[i];
-	}
 	pb = port_bound(d, n, head, bl, 0);
 	cp = pb > cp ? pb : cp;
 	pb = port_bound(d, n, head, bl, 1);

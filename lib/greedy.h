@@ -18,6 +18,10 @@
  * GPU the earliest release of its sends (receives) plus their total
  * time shared over S ports plus the shortest tail after them.
  *
+ * greedy_levels() gives every task's earliest start (head) and the
+ * longest path from its start to the end (bottom level, its own length
+ * included), both with circuits free: arrays the caller frees.
+ *
  * Pure functions; the caller owns inputs and frees outputs with
  * greedy_free().  greedy_run() returns 0, -1 when memory runs out, -2
  * if a transfer found no place (a bug: the end of time is always free).
@@ -43,5 +47,7 @@ int		greedy_run(const struct dag *, const struct net *,
 void		greedy_free(struct greedy *);
 uint64_t	greedy_duration(const struct net *, uint64_t);
 uint64_t	greedy_bound(const struct dag *, const struct net *);
+int		greedy_levels(const struct dag *, const struct net *,
+		    uint64_t **, uint64_t **);
 
 #endif

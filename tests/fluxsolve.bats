@@ -16,7 +16,7 @@ solve() {
 @test "fluxsolve: replaying a greedy schedule in ocssim gives its objective exactly" {
 	set -o pipefail
 	for tau in 1us 10us 100us 1ms; do
-		tracegen -l 2 | dagbuild -r $tau | fluxsolve > f.mp
+		tracegen -l 2 | dagbuild -r $tau | fluxsolve -T 3 > f.mp
 		ocssim < f.mp > out.mp
 		obj=$(solve f.mp objective_ps)
 		run bash -c "report --dump out.mp | jq 'select(.type == \"result\") | .makespan_ps'"
@@ -26,7 +26,7 @@ solve() {
 
 @test "fluxsolve: the bound never exceeds the objective, and optimal means equal" {
 	set -o pipefail
-	tracegen -l 2 | dagbuild -r 1ms | fluxsolve > f.mp
+	tracegen -l 2 | dagbuild -r 1ms | fluxsolve -m greedy > f.mp
 	run bash -c "report --dump f.mp | jq -c 'select(.type == \"solve\") | [.bound_ps <= .objective_ps, (.status == \"optimal\") == (.bound_ps == .objective_ps), .method]'"
 	assert_output '[true,true,"greedy"]'
 }
@@ -68,15 +68,15 @@ solve() {
 @test "fluxsolve: the paper's workload gets a valid schedule at every tau" {
 	set -o pipefail
 	for tau in 1us 1ms; do
-		dagbuild -r $tau < "$TOP/traces/llama3-8b-l8-tp4-dp2.ops.msgpack" | fluxsolve | ocssim > out.mp
+		dagbuild -r $tau < "$TOP/traces/llama3-8b-l8-tp4-dp2.ops.msgpack" | fluxsolve -m greedy | ocssim > out.mp
 		run bash -c "report --dump out.mp | jq -c 'select(.type == \"result\") | [.fabric, .scheduler]'"
 		assert_output '["schedule","greedy"]'
 	done
 }
 
 @test "fluxsolve: output is byte-identical but for the solve time" {
-	fluxsolve < "$TOP/traces/llama3-8b-l8-tp4-dp2.dag.msgpack" > a.mp
-	fluxsolve < "$TOP/traces/llama3-8b-l8-tp4-dp2.dag.msgpack" > b.mp
+	fluxsolve -m greedy < "$TOP/traces/llama3-8b-l8-tp4-dp2.dag.msgpack" > a.mp
+	fluxsolve -m greedy < "$TOP/traces/llama3-8b-l8-tp4-dp2.dag.msgpack" > b.mp
 	cmp <(report --dump a.mp | jq -c 'del(.seconds)') <(report --dump b.mp | jq -c 'del(.seconds)')
 }
 
@@ -84,7 +84,7 @@ solve() {
 	run bash -c "tracegen -l 1 | fluxsolve > /dev/null"
 	assert_failure 1
 	assert_output 'fluxsolve: stdin: no net record: make the DAG with dagbuild'
-	fluxsolve < "$TOP/traces/llama3-8b-l8-tp4-dp2.dag.msgpack" > f.mp
+	fluxsolve -m greedy < "$TOP/traces/llama3-8b-l8-tp4-dp2.dag.msgpack" > f.mp
 	run bash -c "fluxsolve < f.mp > /dev/null"
 	assert_failure 1
 	assert_output --regexp 'schedule record: the stream holds a schedule already$'
@@ -99,7 +99,7 @@ solve() {
 		[ "$status" -eq 2 ] || fail "fluxsolve $o exited $status"
 		assert_line --partial 'usage: fluxsolve'
 	done
-	run bash -c "fluxsolve < '$TOP/traces/llama3-8b-l8-tp4-dp2.dag.msgpack' > /dev/full"
+	run bash -c "fluxsolve -m greedy < '$TOP/traces/llama3-8b-l8-tp4-dp2.dag.msgpack' > /dev/full"
 	assert_failure 1
 	assert_output --partial 'fluxsolve: write error'
 	run script -qec "$BIN/fluxsolve < $TOP/traces/llama3-8b-l8-tp4-dp2.dag.msgpack; echo rc=\$?" /dev/null
@@ -108,10 +108,10 @@ solve() {
 
 @test "fluxsolve: replays are exact with tau 0 and when a transfer is ready early (regression: review)" {
 	set -o pipefail
-	dagbuild -r 0 < "$TOP/traces/llama3-8b-l8-tp4-dp2.ops.msgpack" | fluxsolve > f.mp
+	dagbuild -r 0 < "$TOP/traces/llama3-8b-l8-tp4-dp2.ops.msgpack" | fluxsolve -m greedy > f.mp
 	run bash -c "ocssim < f.mp | report --dump | jq 'select(.type == \"result\") | .makespan_ps'"
 	assert_output "$(solve f.mp objective_ps)"
-	tracegen -l 1 -t 8 -d 1 | dagbuild -a direct -r 10us | fluxsolve > f.mp
+	tracegen -l 1 -t 8 -d 1 | dagbuild -a direct -r 10us | fluxsolve -m greedy > f.mp
 	run bash -c "ocssim < f.mp | report --dump | jq 'select(.type == \"result\") | .makespan_ps'"
 	assert_output "$(solve f.mp objective_ps)"
 }
@@ -119,7 +119,7 @@ solve() {
 @test "fluxsolve: the switch model and simulated streams are refused" {
 	run bash -c "dagbuild -m switch < '$TOP/traces/llama3-8b-l8-tp4-dp2.ops.msgpack' | fluxsolve > /dev/null"
 	assert_failure 1
-	assert_output 'fluxsolve: stdin: the greedy method plans for the port reconfiguration model only, and the net asks for the switch model'
+	assert_output 'fluxsolve: stdin: fluxsolve plans for the port reconfiguration model only, and the net asks for the switch model'
 	ocssim -f ideal < "$TOP/traces/llama3-8b-l8-tp4-dp2.dag.msgpack" > sim.mp
 	run bash -c "fluxsolve < sim.mp > /dev/null"
 	assert_failure 1
@@ -158,7 +158,7 @@ randdag() {
 @test "fluxsolve: schedules of random DAGs are valid and replay to their objective" {
 	for seed in $(seq 1 60); do
 		randdag $seed | pack > dag.mp
-		fluxsolve < dag.mp > f.mp || fail "seed $seed: fluxsolve failed"
+		fluxsolve -m greedy < dag.mp > f.mp || fail "seed $seed: fluxsolve failed"
 		obj=$(solve f.mp objective_ps)
 		bound=$(solve f.mp bound_ps)
 		got=$(ocssim < f.mp | report --dump | jq 'select(.type == "result") | .makespan_ps')
@@ -170,7 +170,7 @@ randdag() {
 @test "fluxsolve: at tau = 1 us the greedy proves itself optimal on the paper's workloads" {
 	set -o pipefail
 	for l in 8 16; do
-		dagbuild -r 1us < "$TOP/traces/llama3-8b-l$l-tp4-dp2.ops.msgpack" | fluxsolve > f.mp
+		dagbuild -r 1us < "$TOP/traces/llama3-8b-l$l-tp4-dp2.ops.msgpack" | fluxsolve -m greedy > f.mp
 		run bash -c "report --dump f.mp | jq -c 'select(.type == \"solve\") | [.status, .gap]'"
 		assert_output '["optimal",0]'
 	done
@@ -179,7 +179,7 @@ randdag() {
 @test "fluxsolve: its NIC buffer peak stays that of the ideal fabric on the paper's workload" {
 	set -o pipefail
 	dagbuild -r 10us < "$TOP/traces/llama3-8b-l8-tp4-dp2.ops.msgpack" > dag.mp
-	f=$(fluxsolve < dag.mp | ocssim | report --dump | jq 'select(.type == "result") | .peak_buffer_bytes')
+	f=$(fluxsolve -m greedy < dag.mp | ocssim | report --dump | jq 'select(.type == "result") | .peak_buffer_bytes')
 	i=$(ocssim -f ideal < dag.mp | report --dump | jq 'select(.type == "result") | .peak_buffer_bytes')
 	[ "$f" -le $((i * 115 / 100)) ] || fail "flux buffer $f against ideal $i"
 }

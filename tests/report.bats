@@ -102,7 +102,7 @@ load helpers
 }
 
 @test "report: the summary shows a solve record" {
-	fluxsolve < "$TOP/traces/llama3-8b-l8-tp4-dp2.dag.msgpack" > f.mp
+	fluxsolve -m greedy < "$TOP/traces/llama3-8b-l8-tp4-dp2.dag.msgpack" > f.mp
 	run bash -c "report f.mp | grep '^  solve:'"
 	assert_output '  solve: greedy, feasible, makespan 109.226ms, lower bound 109.2ms, gap 0.02%'
 }

@@ -1,39 +1,53 @@
 /*
  * fluxsolve: Flux schedules for a task DAG on optical circuit switches.
  *
- * Reads the net and task records, schedules every transfer on one
- * switch with its circuits (--method greedy: the list scheduler of
- * lib/greedy), proves a lower bound, and appends a schedule record,
- * the circuit records, a plan record per transfer and a solve record.
- * Everything read passes through.  See fluxsolve(1).
+ * Reads the net and task records, schedules every transfer whole on
+ * one switch with its circuits (lib/fsolve: the greedy list scheduler,
+ * the paper's exact MILP, or Flux's windows that prove a bound), and
+ * appends a schedule record, the circuit records, a plan record per
+ * transfer and a solve record.  Everything read passes through.  See
+ * fluxsolve(1).
  */
 #include <getopt.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include <unistd.h>
 
 #include "dag.h"
 #include "dagin.h"
 #include "die.h"
-#include "filter.h"
+#include "fsolve.h"
 #include "greedy.h"
-#include "header.h"
+#include "milp.h"
 #include "net.h"
 #include "rec.h"
 #include "sched.h"
 #include "stream.h"
-#include "taskio.h"
+#include "units.h"
 
-static const char *const methods[] = { "greedy", NULL };
+#define DEFAULT_LIMIT	10.0
+#define DEFAULT_MAXBIN	2000
 
+static volatile sig_atomic_t stop;
 
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: fluxsolve [-m greedy]\n");
+	fprintf(stderr, "usage: fluxsolve [-v] [-m flux | greedy | exact] "
+	    "[-s lpsolve | cbc] [-T seconds]\n"
+	    "                 [--max-binaries n] [--write-lp file] "
+	    "[--write-mps file]\n");
 	exit(2);
+}
+
+static void
+on_int(int sig)
+{
+	(void)sig;
+	stop = 1;
 }
 
 /* Records besides the net and tasks: a schedule already is refused. */
@@ -58,18 +72,138 @@ read_input(struct dagin *in, struct stream_writer *w, int argc,
 	    NULL, err, sizeof(err)) != 0)
 		die("%s", err);
 	if (in->net.model != NET_PORT)
-		die("stdin: the greedy method plans for the port "
-		    "reconfiguration model only, and the net asks for the "
-		    "%s model", net_models[in->net.model]);
+		die("stdin: fluxsolve plans for the port reconfiguration "
+		    "model only, and the net asks for the %s model",
+		    net_models[in->net.model]);
+}
+
+static int
+pick(const char *arg, const char *const *names, const char *what)
+{
+	int i;
+
+	for (i = 0; names[i] != NULL && strcmp(arg, names[i]) != 0; i++)
+		;
+	if (names[i] == NULL) {
+		warnmsg("%s: unknown %s", arg, what);
+		usage();
+	}
+	return i;
 }
 
 static double
-now_s(void)
+seconds_arg(const char *arg)
 {
-	struct timespec ts;
+	char *end;
+	double v = strtod(arg, &end);
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+	if (*arg == '\0' || *end != '\0' || !(v > 0) || v > 1e9) {
+		warnmsg("-T %s: not a positive number of seconds", arg);
+		usage();
+	}
+	return v;
+}
+
+static const char *const solvers[] = { "lpsolve", "cbc", NULL };
+
+static void
+parse(int argc, char **argv, struct fsolve_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "method",	  required_argument, NULL, 'm' },
+		{ "solver",	  required_argument, NULL, 's' },
+		{ "time-limit",	  required_argument, NULL, 'T' },
+		{ "verbose",	  no_argument,	     NULL, 'v' },
+		{ "max-binaries", required_argument, NULL, 'B' },
+		{ "write-lp",	  required_argument, NULL, 'L' },
+		{ "write-mps",	  required_argument, NULL, 'M' },
+		{ NULL, 0, NULL, 0 }
+	};
+	uint64_t v;
+	int ch;
+
+	while ((ch = getopt_long(argc, argv, "m:s:T:v", longopts,
+	    NULL)) != -1) {
+		switch (ch) {
+		case 'm':
+			o->method = pick(optarg, fsolve_methods, "method");
+			break;
+		case 's':
+			o->solver = solvers[pick(optarg, solvers, "solver")];
+			break;
+		case 'T':
+			o->limit = seconds_arg(optarg);
+			break;
+		case 'v':
+			o->verbose = 1;
+			break;
+		case 'B':
+			if (units_parse_count(optarg, 1, 100000000, &v) !=
+			    NULL) {
+				warnmsg("--max-binaries %s: not a count from 1 "
+				    "to 100000000", optarg);
+				usage();
+			}
+			o->max_bin = (size_t)v;
+			break;
+		case 'L':
+		case 'M':
+			if (o->write != NULL) {
+				warnmsg("--write-lp and --write-mps: one model "
+				    "format at a time");
+				usage();
+			}
+			o->write = optarg;
+			o->format = ch == 'L' ? MILP_LP : MILP_MPS;
+			break;
+		default:
+			usage();
+		}
+	}
+	if (optind != argc)
+		usage();
+	if (o->write != NULL && o->method == FSOLVE_GREEDY) {
+		warnmsg("the greedy method builds no model to write");
+		usage();
+	}
+}
+
+static void
+progress(void *arg, const struct fsolve *fs)
+{
+	char a[UNITS_BUFSZ], b[UNITS_BUFSZ];
+	const struct fsolve_model *m = &fs->m[fs->nm - 1];
+
+	(void)arg;
+	fprintf(stderr, "\rfluxsolve: model %zu (%s): %s in %.1fs; "
+	    "makespan %s, bound %s   ", fs->nm, m->name,
+	    milp_statuses[m->status], m->seconds,
+	    units_fmt_time(a, sizeof(a), fs->best.makespan),
+	    units_fmt_time(b, sizeof(b), fs->bound));
+}
+
+static void
+write_models(msgpack_packer *pk, const struct fsolve *fs)
+{
+	size_t i;
+
+	stream_pack_str(pk, "models");
+	msgpack_pack_array(pk, fs->nm);
+	for (i = 0; i < fs->nm; i++) {
+		const struct fsolve_model *m = &fs->m[i];
+		int val = m->status == MILP_OPTIMAL ||
+		    m->status == MILP_FEASIBLE;
+
+		msgpack_pack_map(pk, 6 + val);
+		stream_pack_kstr(pk, "name", m->name);
+		stream_pack_ku64(pk, "rows", m->rows);
+		stream_pack_ku64(pk, "cols", m->cols);
+		stream_pack_ku64(pk, "binaries", m->bins);
+		stream_pack_kstr(pk, "status", milp_statuses[m->status]);
+		stream_pack_kdbl(pk, "seconds", m->seconds);
+		if (val)
+			stream_pack_ku64(pk, "objective_ps", m->value);
+	}
 }
 
 /*
@@ -78,82 +212,85 @@ now_s(void)
  * output that is not reproducible.
  */
 static void
-write_solve(msgpack_packer *pk, const char *method, uint64_t obj,
-    uint64_t bound, double secs)
+write_solve(msgpack_packer *pk, const struct fsolve_opts *o,
+    const struct fsolve *fs)
 {
-	stream_pack_record(pk, "solve", 9);
-	stream_pack_kstr(pk, "method", method);
-	stream_pack_kstr(pk, "solver", "none");
+	uint64_t obj = fs->best.makespan, bound = fs->bound;
+
+	stream_pack_record(pk, "solve", 12);
+	stream_pack_kstr(pk, "method", fsolve_methods[o->method]);
+	stream_pack_kstr(pk, "solver", fs->nm > 0 ? o->solver : "none");
 	stream_pack_kstr(pk, "status", obj == bound ? "optimal" : "feasible");
 	stream_pack_ku64(pk, "objective_ps", obj);
 	stream_pack_ku64(pk, "bound_ps", bound);
 	stream_pack_kdbl(pk, "gap", obj > 0 ? (double)(obj - bound) / obj : 0);
-	stream_pack_kdbl(pk, "seconds", secs);
-	stream_pack_str(pk, "models");
-	msgpack_pack_array(pk, 0);
+	stream_pack_ku64(pk, "greedy_ps", fs->greedy_ps);
+	stream_pack_str(pk, "interrupted");
+	if (stop)
+		msgpack_pack_true(pk);
+	else
+		msgpack_pack_false(pk);
+	stream_pack_kdbl(pk, "seconds", fs->seconds);
+	stream_pack_kdbl(pk, "time_limit", o->limit);
+	write_models(pk, fs);
+}
+
+static void
+write_output(struct stream_writer *w, const struct dagin *in,
+    const struct fsolve_opts *o, struct fsolve *fs)
+{
+	char err[400];
+	size_t i;
+	int rc;
+
+	if (fs->bound > fs->best.makespan)
+		die("internal error: bound %llu above the schedule's %llu",
+		    (unsigned long long)fs->bound,
+		    (unsigned long long)fs->best.makespan);
+	if (sched_check(&fs->best.sc, &in->net, err, sizeof(err)) != 0)
+		die("internal error: the schedule made is invalid: %s", err);
+	snprintf(fs->best.sc.scheduler, sizeof(fs->best.sc.scheduler), "%s",
+	    fsolve_methods[o->method]);
+	sched_write_schedule(stream_packer(w), &fs->best.sc);
+	for (i = 0; i < fs->best.sc.nc; i++)
+		sched_write_circuit(stream_packer(w), &fs->best.sc.c[i]);
+	for (i = 0; i < fs->best.sc.np; i++)
+		sched_write_plan(stream_packer(w), &fs->best.sc.p[i]);
+	write_solve(stream_packer(w), o, fs);
+	if ((rc = stream_writer_close(w)) != 0)
+		die("write error: %s", strerror(rc));
 }
 
 int
 main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "method", required_argument, NULL, 'm' },
-		{ NULL, 0, NULL, 0 }
-	};
+	struct fsolve_opts o = { .method = FSOLVE_FLUX, .solver = "lpsolve",
+	    .limit = DEFAULT_LIMIT, .max_bin = DEFAULT_MAXBIN, .stop = &stop };
 	struct stream_writer *w;
-	struct greedy g;
+	struct sigaction sa;
+	struct fsolve fs;
 	struct dagin in;
-	uint64_t bound;
-	char err[400];
-	double t0;
-	size_t i;
-	int ch, rc;
 
 	die_init("fluxsolve");
-	while ((ch = getopt_long(argc, argv, "m:", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'm':
-			for (i = 0; methods[i] != NULL &&
-			    strcmp(optarg, methods[i]) != 0; i++)
-				;
-			if (methods[i] == NULL) {
-				warnmsg("-m %s: unknown method", optarg);
-				usage();
-			}
-			break;
-		default:
-			usage();
-		}
-	}
-	if (optind != argc)
-		usage();
+	parse(argc, argv, &o);
 	die_if_tty();
 	dagin_init(&in);
 	if ((w = stream_writer(stdout)) == NULL)
 		die("out of memory");
 	read_input(&in, w, argc - 1, argv + 1);
-	t0 = now_s();
-	if ((rc = greedy_run(&in.dag, &in.net, &g)) != 0)
-		die(rc == -1 ? "out of memory" : "internal error: a transfer "
-		    "found no place in the schedule");
-	if ((bound = greedy_bound(&in.dag, &in.net)) == 0 && g.makespan > 0)
-		die("out of memory");
-	if (bound > g.makespan)
-		die("internal error: bound %llu above the schedule's %llu",
-		    (unsigned long long)bound,
-		    (unsigned long long)g.makespan);
-	if (sched_check(&g.sc, &in.net, err, sizeof(err)) != 0)
-		die("internal error: the schedule made is invalid: %s", err);
-	sched_write_schedule(stream_packer(w), &g.sc);
-	for (i = 0; i < g.sc.nc; i++)
-		sched_write_circuit(stream_packer(w), &g.sc.c[i]);
-	for (i = 0; i < g.sc.np; i++)
-		sched_write_plan(stream_packer(w), &g.sc.p[i]);
-	write_solve(stream_packer(w), "greedy", g.makespan, bound,
-	    now_s() - t0);
-	if ((rc = stream_writer_close(w)) != 0)
-		die("write error: %s", strerror(rc));
-	greedy_free(&g);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_int;
+	sa.sa_flags = SA_RESETHAND;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	if (isatty(STDERR_FILENO))
+		o.progress = progress;
+	if (fsolve_run(&in.dag, &in.net, &o, &fs) != 0)
+		die("%s", fs.err);
+	if (o.progress != NULL && fs.nm > 0)
+		fputc('\n', stderr);
+	write_output(w, &in, &o, &fs);
+	fsolve_free(&fs);
 	dagin_free(&in);
 	return 0;
 }

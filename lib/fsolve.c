@@ -1,0 +1,478 @@
+/* fsolve: the methods of fluxsolve(1). */
+#include <math.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "dag.h"
+#include "fmodel.h"
+#include "fsolve.h"
+#include "greedy.h"
+#include "mem.h"
+#include "milp.h"
+#include "net.h"
+#include "place.h"
+#include "wbound.h"
+
+const char *const fsolve_methods[] = { "flux", "greedy", "exact", NULL };
+
+/* Windows grow by this many transfers, up to the most. */
+#define WIN_STEP	4
+#define WIN_MAX		64
+/* A window model of more binaries is not tried, nor is it grown. */
+#define WIN_MAXBIN	2000
+/* Windows of all GPUs at once are hard to prove past this size. */
+#define WIN_MAXALL	150
+/* Windows stop growing after this many sizes that raised no bound,
+ * once one has. */
+#define WIN_IDLE	1
+/* No window may take more than this share of the time limit. */
+#define WIN_SHARE	0.25
+/* Flux solves the whole DAG's model when it has this many binaries at
+ * most, at first. */
+#define FLUX_EXACT	400
+/* Absolute optimality tolerance (ns) asked of the solver: 0.1 ps. */
+#define GAP_NS		1e-4
+
+struct ctx {
+	const struct dag	*d;
+	const struct net	*n;
+	const struct fsolve_opts *o;
+	struct fsolve		*fs;
+	double			 t0;
+	int			 nwritten;
+};
+
+static double
+now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Seconds left, or -1 for no limit; 0 when stopped or out of time. */
+static double
+left(const struct ctx *c)
+{
+	double r;
+
+	if (c->o->stop != NULL && *c->o->stop)
+		return 0;
+	if (c->o->limit <= 0)
+		return -1;
+	r = c->o->limit - (now_s() - c->t0);
+	return r > 0 ? r : 0;
+}
+
+/* A proved optimum (ns) as whole picoseconds. */
+static uint64_t
+optimum_ps(double v)
+{
+	double ps = ceil(v * 1000.0 - 0.5);
+
+	return ps > 0 ? (uint64_t)ps : 0;
+}
+
+/* A solver's bound (ns) as whole picoseconds that it implies. */
+static uint64_t
+bound_ps(double v)
+{
+	double ps = ceil(v * 1000.0 - 1e-3);
+
+	return ps > 0 && v < MILP_INF ? (uint64_t)ps : 0;
+}
+
+/* The export file of the k-th model: the path itself, or k before the
+ * extension when the method solves many models. */
+static void
+model_path(char *buf, size_t len, const char *path, int k, int many)
+{
+	const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+
+	if (!many)
+		snprintf(buf, len, "%s", path);
+	else if (dot == NULL || (slash != NULL && dot < slash))
+		snprintf(buf, len, "%s.%d", path, k);
+	else
+		snprintf(buf, len, "%.*s.%d%s", (int)(dot - path), path, k,
+		    dot);
+}
+
+static struct fsolve_model *
+model_entry(struct ctx *c, const struct fmodel *f, const char *name)
+{
+	struct fsolve *fs = c->fs;
+	struct fsolve_model *e;
+
+	if (mem_grow(&fs->m, &fs->mcap, fs->nm + 1, sizeof(*fs->m)) != 0) {
+		snprintf(fs->err, sizeof(fs->err), "out of memory");
+		return NULL;
+	}
+	e = &fs->m[fs->nm++];
+	memset(e, 0, sizeof(*e));
+	snprintf(e->name, sizeof(e->name), "%s", name);
+	e->rows = f->m.nrow;
+	e->cols = f->m.ncol;
+	e->bins = f->nbin;
+	e->status = MILP_NOSOLUTION;
+	return e;
+}
+
+static int
+export(struct ctx *c, const struct fmodel *f)
+{
+	char path[1024];
+
+	if (c->o->write == NULL)
+		return 0;
+	model_path(path, sizeof(path), c->o->write, ++c->nwritten,
+	    c->o->method != FSOLVE_EXACT);
+	return milp_write(&f->m, path, c->o->format, c->fs->err,
+	    sizeof(c->fs->err));
+}
+
+/*
+ * Solve one model within limit seconds (< 0: none), from start when
+ * given; a solver failure is an error, as is a model the solver calls
+ * infeasible or unbounded: every model here has a solution.
+ */
+static int
+solve(struct ctx *c, const struct fmodel *f, const char *name,
+    const double *start, double limit, struct milp_result *r)
+{
+	struct milp_opts mo = { .backend = c->o->solver, .limit = limit,
+	    .start = start, .stop = c->o->stop, .verbose = c->o->verbose,
+	    .gap = GAP_NS };
+	struct fsolve_model *e;
+
+	if (export(c, f) != 0 || (e = model_entry(c, f, name)) == NULL)
+		return -1;
+	if (milp_solve(&f->m, &mo, r, c->fs->err, sizeof(c->fs->err)) != 0)
+		return -1;
+	e->status = r->status;
+	e->seconds = r->seconds;
+	if (r->status == MILP_OPTIMAL || r->status == MILP_FEASIBLE)
+		e->value = optimum_ps(r->objective);
+	if (r->status == MILP_ERROR || r->status == MILP_INFEASIBLE ||
+	    r->status == MILP_UNBOUNDED) {
+		snprintf(c->fs->err, sizeof(c->fs->err), "%s: the %s model "
+		    "of %zu binaries ended %s", c->o->solver, name, f->nbin,
+		    milp_statuses[r->status]);
+		milp_result_free(r);
+		return -1;
+	}
+	if (c->o->progress != NULL)
+		c->o->progress(c->o->arg, c->fs);
+	return 0;
+}
+
+static void
+raise_bound(struct fsolve *fs, uint64_t b)
+{
+	if (b > fs->bound)
+		fs->bound = b;
+}
+
+/* Take the solution of the whole DAG's model if it is shorter. */
+static int
+adopt(struct ctx *c, const struct fprob *p, const struct fmodel *f,
+    const double *x)
+{
+	struct greedy g;
+	uint32_t *sw;
+	double *key;
+	int rc = -1;
+
+	sw = calloc(c->d->n + 1, sizeof(*sw));
+	key = calloc(c->d->n + 1, sizeof(*key));
+	if (sw == NULL || key == NULL)
+		goto out;
+	fmodel_decode(p, f, x, sw, key);
+	if (place_run(c->d, c->n, sw, key, &g) != 0)
+		goto out;
+	if (g.makespan < c->fs->best.makespan) {
+		greedy_free(&c->fs->best);
+		c->fs->best = g;
+	} else
+		greedy_free(&g);
+	rc = 0;
+out:
+	if (rc != 0)
+		snprintf(c->fs->err, sizeof(c->fs->err), "out of memory");
+	free(sw);
+	free(key);
+	return rc;
+}
+
+static int
+too_big(struct ctx *c, size_t bins, size_t rows, size_t cols)
+{
+	snprintf(c->fs->err, sizeof(c->fs->err), "the exact model has %zu "
+	    "binaries, %zu rows and %zu columns, above the %zu binaries "
+	    "allowed (--max-binaries): beyond what a MILP solver proves; "
+	    "--method flux schedules it", bins, rows, cols, c->o->max_bin);
+	return -1;
+}
+
+/* Switches of the best schedule, by task. */
+static uint32_t *
+switches_of(const struct dag *d, const struct greedy *g)
+{
+	uint32_t *sw;
+	size_t i;
+
+	if ((sw = calloc(d->n + 1, sizeof(*sw))) == NULL)
+		return NULL;
+	for (i = 0; i < g->sc.np; i++)
+		sw[g->sc.p[i].task] = g->sc.p[i].sw;
+	return sw;
+}
+
+static int
+exact(struct ctx *c, size_t max_bin)
+{
+	struct fsolve *fs = c->fs;
+	struct milp_result r = { 0 };
+	struct fprob p;
+	struct fmodel f;
+	uint32_t *sw = NULL;
+	double *x0 = NULL;
+	size_t ntr = 0, i;
+	int rc = -1;
+
+	for (i = 0; i < c->d->n; i++)
+		ntr += c->d->t[i].kind == DAG_TRANSFER;
+	if (ntr * c->n->switches > max_bin)
+		return too_big(c, ntr * c->n->switches, 0, 0);
+	memset(&f, 0, sizeof(f));
+	if (fprob_whole(c->d, c->n, fs->best.makespan, fs->bound, &p) != 0 ||
+	    fmodel_build(&p, &f) != 0) {
+		snprintf(fs->err, sizeof(fs->err), "out of memory");
+		goto out;
+	}
+	if (f.nbin > max_bin) {
+		if (c->o->method != FSOLVE_EXACT)
+			rc = 0;		/* flux: on to the windows */
+		else if (export(c, &f) == 0)
+			too_big(c, f.nbin, f.m.nrow, f.m.ncol);
+		goto out;
+	}
+	if ((sw = switches_of(c->d, &fs->best)) == NULL ||
+	    (x0 = malloc((f.m.ncol + 1) * sizeof(*x0))) == NULL) {
+		snprintf(fs->err, sizeof(fs->err), "out of memory");
+		goto out;
+	}
+	fmodel_encode(&p, &f, fs->best.start, sw, fs->best.makespan, x0);
+	if (solve(c, &f, "exact", x0, left(c), &r) != 0)
+		goto out;
+	if ((r.status == MILP_OPTIMAL || r.status == MILP_FEASIBLE) &&
+	    adopt(c, &p, &f, r.x) != 0)
+		goto out;
+	if (r.status == MILP_OPTIMAL)
+		raise_bound(fs, optimum_ps(r.objective));
+	else
+		raise_bound(fs, bound_ps(r.bound));
+	rc = 0;
+out:
+	milp_result_free(&r);
+	fmodel_free(&f);
+	fprob_free(&p);
+	free(sw);
+	free(x0);
+	return rc;
+}
+
+/* The window solved for GPU g at this size, or found alike. */
+struct done {
+	struct fprob	p;
+	uint64_t	value;
+};
+
+/*
+ * The window of family u at size k: GPU u alone, or for u = gpus all
+ * of them, with k transfers per GPU.  Returns 1 when proved, 0 when
+ * not tried, 2 when the solver could not prove it in time, -1 on
+ * error.
+ */
+static int
+window(struct ctx *c, const uint64_t *head, const uint64_t *bl, uint32_t u,
+    size_t k, size_t *lastn, struct done *dn, size_t *ndone)
+{
+	uint32_t G = c->n->gpus, g;
+	uint8_t *set;
+	struct fsolve *fs = c->fs;
+	struct milp_result r = { 0 };
+	struct fmodel f;
+	char name[48];
+	double lim, l;
+	long nk;
+	size_t i;
+	struct fprob *p = &dn[*ndone].p;
+
+	if (lastn[u] == SIZE_MAX || (set = calloc(G + 1, 1)) == NULL)
+		return lastn[u] == SIZE_MAX ? 0 : -1;
+	for (g = 0; g < G; g++)
+		set[g] = u == G || g == u;
+	nk = wbound_window(c->d, c->n, head, bl, set, u == G ? k * G / 2 : k,
+	    fs->best.makespan, fs->bound, p);
+	free(set);
+	if (nk < 0)
+		return -1;
+	if (nk == 0 || (size_t)nk == lastn[u]) {
+		fprob_free(p);
+		return 0;
+	}
+	lastn[u] = (size_t)nk;
+	for (i = 0; i < *ndone; i++)
+		if (wbound_same(&dn[i].p, p)) {
+			raise_bound(fs, dn[i].value);
+			fprob_free(p);
+			return 1;
+		}
+	if (fmodel_build(p, &f) != 0)
+		return -1;
+	if (f.nbin > (u == G ? WIN_MAXALL : WIN_MAXBIN)) {
+		lastn[u] = SIZE_MAX;
+		fmodel_free(&f);
+		fprob_free(p);
+		return 0;
+	}
+	if (u == G)
+		snprintf(name, sizeof(name), "window all gpus last %ld", nk);
+	else
+		snprintf(name, sizeof(name), "window gpu %u last %ld", u, nk);
+	lim = c->o->limit > 0 ? c->o->limit * WIN_SHARE : -1;
+	l = left(c);
+	lim = lim < 0 || (l >= 0 && l < lim) ? l : lim;
+	if (solve(c, &f, name, NULL, lim, &r) != 0) {
+		fmodel_free(&f);
+		return -1;
+	}
+	fmodel_free(&f);
+	if (r.status != MILP_OPTIMAL) {
+		raise_bound(fs, bound_ps(r.bound));
+		fprob_free(p);
+		milp_result_free(&r);
+		if (u == G) {	/* too hard: not grown */
+			lastn[u] = SIZE_MAX;
+			return 0;
+		}
+		return 2;	/* too hard: windows grow no more */
+	}
+	dn[*ndone].value = optimum_ps(r.objective);
+	raise_bound(fs, dn[*ndone].value);
+	(*ndone)++;
+	milp_result_free(&r);
+	return 1;
+}
+
+/* Tail windows of every GPU, and of all together, growing while they
+ * are proved. */
+static int
+windows(struct ctx *c, const uint64_t *head, const uint64_t *bl)
+{
+	struct fsolve *fs = c->fs;
+	uint32_t G = c->n->gpus, g;
+	size_t *lastn, ndone, k, i, idle = 0, raised = 0;
+	struct done *dn;
+	uint64_t before;
+	int rc = 0, proved;
+
+	lastn = calloc(G + 2, sizeof(*lastn));
+	dn = calloc(G + 2, sizeof(*dn));
+	if (lastn == NULL || dn == NULL)
+		rc = -1;
+	for (k = WIN_STEP; rc == 0 && k <= WIN_MAX && idle < WIN_IDLE;
+	    k += WIN_STEP) {
+		before = fs->bound;
+		proved = 0;
+		ndone = 0;
+		for (g = 0; g <= G && fs->bound < fs->best.makespan &&
+		    left(c) != 0; g++)
+			if ((rc = window(c, head, bl, g, k, lastn, dn,
+			    &ndone)) < 0 || rc == 2)
+				break;
+			else
+				proved |= rc;
+		for (i = 0; i < ndone; i++)
+			fprob_free(&dn[i].p);
+		if (rc < 0 || rc == 2 || !proved ||
+		    fs->bound >= fs->best.makespan ||
+		    left(c) == 0)
+			break;
+		if (fs->bound > before)
+			raised = 1, idle = 0;
+		else
+			idle += raised;
+		rc = 0;
+	}
+	free(lastn);
+	free(dn);
+	if (rc < 0 && fs->err[0] == '\0')
+		snprintf(fs->err, sizeof(fs->err), "out of memory");
+	return rc < 0 ? -1 : 0;
+}
+
+static int
+flux(struct ctx *c)
+{
+	uint64_t *head, *bl;
+	size_t ntr = 0, i;
+	int rc;
+
+	for (i = 0; i < c->d->n; i++)
+		ntr += c->d->t[i].kind == DAG_TRANSFER;
+	if (ntr * c->n->switches <= FLUX_EXACT && exact(c, FLUX_EXACT) != 0)
+		return -1;
+	if (c->fs->bound >= c->fs->best.makespan || left(c) == 0)
+		return 0;
+
+	if (greedy_levels(c->d, c->n, &head, &bl) != 0) {
+		snprintf(c->fs->err, sizeof(c->fs->err), "out of memory");
+		return -1;
+	}
+	rc = windows(c, head, bl);
+	free(head);
+	free(bl);
+	return rc;
+}
+
+int
+fsolve_run(const struct dag *d, const struct net *n,
+    const struct fsolve_opts *o, struct fsolve *fs)
+{
+	struct ctx c = { d, n, o, fs, now_s(), 0 };
+	int rc;
+
+	memset(fs, 0, sizeof(*fs));
+	if ((rc = greedy_run(d, n, &fs->best)) != 0) {
+		snprintf(fs->err, sizeof(fs->err), rc == -1 ? "out of memory" :
+		    "internal error: a transfer found no place");
+		return -1;
+	}
+	fs->greedy_ps = fs->best.makespan;
+	if ((fs->bound = greedy_bound(d, n)) == 0 && fs->best.makespan > 0) {
+		snprintf(fs->err, sizeof(fs->err), "out of memory");
+		return -1;
+	}
+	rc = 0;
+	if (o->method == FSOLVE_EXACT)
+		rc = exact(&c, o->max_bin);
+	else if (o->method == FSOLVE_FLUX && fs->bound < fs->best.makespan)
+		rc = flux(&c);
+	fs->seconds = now_s() - c.t0;
+	return rc;
+}
+
+void
+fsolve_free(struct fsolve *fs)
+{
+	greedy_free(&fs->best);
+	free(fs->m);
+	memset(fs, 0, sizeof(*fs));
+}

@@ -1,0 +1,78 @@
+/*
+ * fsolve: the methods of fluxsolve(1), from a DAG to a Flux schedule
+ * with a proven lower bound.
+ *
+ * fsolve_run() starts from the greedy schedule and its bounds
+ * (greedy.h), then by method:
+ *   FSOLVE_GREEDY	nothing more;
+ *   FSOLVE_EXACT	the paper's model of the whole DAG (fmodel.h),
+ *			refused above max_bin binaries; its solution,
+ *			placed in integer time (place.h), replaces the
+ *			greedy schedule when it is shorter;
+ *   FSOLVE_FLUX	relaxed tail windows of every GPU (wbound.h),
+ *			growing while they are proved in time, to raise
+ *			the bound until it meets the schedule.
+ * A model proved optimal with value V (ns) bounds the makespan by
+ * V rounded to the nearest picosecond: its data are whole picoseconds
+ * and the solver's optimality tolerance is below half of one.
+ *
+ * The whole run honours limit (seconds) and *stop; when either ends it,
+ * the best schedule so far stands.  Every model solved is listed in
+ * models[].  progress, when set, is called after each model.  Returns
+ * 0; -1 with a message in err when memory runs out, a solver fails, or
+ * the exact model is too big (its size in the message).  The caller
+ * frees the result with fsolve_free().
+ */
+#ifndef FSOLVE_H
+#define FSOLVE_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dag.h"
+#include "greedy.h"
+#include "net.h"
+
+enum fsolve_method { FSOLVE_FLUX, FSOLVE_GREEDY, FSOLVE_EXACT };
+
+extern const char *const fsolve_methods[];
+
+struct fsolve_model {
+	char		name[48];
+	size_t		rows, cols, bins;
+	int		status;		/* enum milp_status */
+	double		seconds;
+	uint64_t	value;		/* ps, when optimal or feasible */
+};
+
+struct fsolve;
+
+struct fsolve_opts {
+	int		 method;
+	const char	*solver;	/* milp backend */
+	double		 limit;		/* seconds, <= 0: none */
+	size_t		 max_bin;	/* exact: refused above */
+	const char	*write;		/* export each model here, or NULL */
+	int		 format;	/* MILP_LP or MILP_MPS */
+	volatile sig_atomic_t *stop;
+	void		(*progress)(void *, const struct fsolve *);
+	void		*arg;
+	int		 verbose;	/* solver logs to stderr */
+};
+
+struct fsolve {
+	struct greedy		 best;
+	uint64_t		 greedy_ps;	/* the greedy's makespan */
+	uint64_t		 bound;
+	struct fsolve_model	*m;
+	size_t			 nm, mcap;
+	double			 seconds;
+	char			 err[400];
+};
+
+int	fsolve_run(const struct dag *, const struct net *,
+	    const struct fsolve_opts *, struct fsolve *);
+void	fsolve_free(struct fsolve *);
+
+#endif

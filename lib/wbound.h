@@ -1,0 +1,37 @@
+/*
+ * wbound: relaxed windows of a Flux problem, whose optima bound the
+ * makespan of every schedule from below.
+ *
+ * wbound_window() makes the problem of the tail of a set of GPUs (set[g]
+ * nonzero): the transfers to or from them whose earliest start (head,
+ * circuits free) is at least T, where T is the head of the k-th last
+ * of them.  Every other
+ * task is dropped; what it implied stays as release times (the heads),
+ * tails (the longest path after a transfer's end) and arcs between the
+ * kept transfers with the longest path between them as lag.  Each port
+ * may start in any configuration.  Every schedule of the whole DAG,
+ * cut to these transfers, is a schedule of the window with the same
+ * makespan or more, so the window's optimum is a lower bound.  The
+ * data are whole picoseconds, and so is the optimum.
+ *
+ * head and bl come from greedy_levels().  horizon is the makespan of a
+ * known schedule; lb a known bound.  Returns the number of transfers
+ * kept (0: the set has none), or -1 when memory runs out; the caller frees
+ * the problem with fprob_free().
+ */
+#ifndef WBOUND_H
+#define WBOUND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dag.h"
+#include "fmodel.h"
+#include "net.h"
+
+long	wbound_window(const struct dag *, const struct net *,
+	    const uint64_t *, const uint64_t *, const uint8_t *, size_t,
+	    uint64_t, uint64_t, struct fprob *);
+int	wbound_same(const struct fprob *, const struct fprob *);
+
+#endif
