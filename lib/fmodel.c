@@ -67,13 +67,13 @@ fprob_whole(const struct dag *d, const struct net *n, uint64_t horizon,
 	for (i = 0; i < d->n; i++) {
 		const struct dag_task *tk = &d->t[i];
 		struct fptask t = { (uint32_t)i, tk->kind, tk->gpu, tk->dst,
-		    tk->amount, 0, 0, 0 };
+		    tk->amount, tk->amount, 0, 0 };
 
 		if (tk->kind == DAG_TRANSFER) {
+			t.span = greedy_duration(n, tk->amount) +
+			    n->latency_ps;
 			t.len = greedy_duration(n, tk->amount);
 			t.len = t.len > 0 ? t.len : 1;
-			t.lat = greedy_duration(n, tk->amount) +
-			    n->latency_ps - t.len;
 		}
 		if (fprob_task(p, &t) != 0)
 			goto out;
@@ -167,7 +167,7 @@ arc_covers(const struct build *b, size_t i, size_t j, uint64_t gap)
 	for (k = b->aoff[j]; k < b->aoff[j + 1]; k++) {
 		const struct fparc *a = &p->arc[b->aidx[k]];
 
-		if (a->i == i && p->t[i].lat + a->lag >= gap)
+		if (a->i == i && p->t[i].span + a->lag >= p->t[i].len + gap)
 			return 1;
 	}
 	return 0;
@@ -189,7 +189,7 @@ columns(struct build *b)
 		return -1;
 	for (i = 0; i < p->n; i++) {
 		const struct fptask *t = &p->t[i];
-		uint64_t need = t->len + t->lat + t->tail;
+		uint64_t need = t->span + t->tail;
 		double hi = p->horizon > need ? NS(p->horizon - need) : 0;
 
 		hi = hi > NS(t->rel) ? hi : NS(t->rel);
@@ -226,7 +226,7 @@ basic_rows(struct build *b)
 
 		c[0] = (int)f->s[a->j]; v[0] = 1;
 		c[1] = (int)f->s[a->i]; v[1] = -1;
-		if (row(b, 2, c, v, MILP_GE, NS(t->len + t->lat + a->lag)) != 0)
+		if (row(b, 2, c, v, MILP_GE, NS(t->span + a->lag)) != 0)
 			return -1;
 	}
 	for (i = 0; i < p->n; i++) {
@@ -234,7 +234,7 @@ basic_rows(struct build *b)
 
 		c[0] = (int)f->c; v[0] = 1;
 		c[1] = (int)f->s[i]; v[1] = -1;
-		if (row(b, 2, c, v, MILP_GE, NS(t->len + t->lat + t->tail)) != 0)
+		if (row(b, 2, c, v, MILP_GE, NS(t->span + t->tail)) != 0)
 			return -1;
 		if (t->kind != DAG_TRANSFER || p->switches < 2)
 			continue;
@@ -330,7 +330,9 @@ pair_rows(struct build *b, size_t i, size_t j)
 	if (gap < 0)
 		return 0;
 	if (reachable(b, i, j)) {
-		if (gap == 0 || arc_covers(b, i, j, (uint64_t)gap))
+		/* a chain keeps them apart by i's span at least */
+		if ((gap == 0 && b->p->t[i].span >= b->p->t[i].len) ||
+		    arc_covers(b, i, j, (uint64_t)gap))
 			return 0;
 		return disjunction(b, i, j, (uint64_t)gap, -1);
 	}

@@ -2,9 +2,10 @@
  * fmodel: Flux's scheduling problem as a mixed-integer model.
  *
  * A problem (struct fprob) is a set of tasks, each with the time it
- * holds its GPU (compute) or its two ports (transfer), a release time
- * and a tail of work that must follow it, and precedence arcs with a
- * lag.  fprob_whole() makes the problem of a whole DAG; a relaxation
+ * holds its GPU (compute) or its two ports (transfer), the time from
+ * its start to its end (latency, or a transfer of no byte that holds
+ * its circuit for 1 ps, set the two apart), a release time and a tail
+ * of work that must follow it, and precedence arcs with a lag.  fprob_whole() makes the problem of a whole DAG; a relaxation
  * (a window of it) is made by the caller.
  *
  * fmodel_build() writes the paper's per-task model: a start time per
@@ -43,14 +44,14 @@ struct fptask {
 	uint8_t		kind;		/* DAG_COMPUTE or DAG_TRANSFER */
 	uint32_t	a, b;		/* compute: its GPU; transfer: ends */
 	uint64_t	len;		/* ps it holds its GPU or ports */
-	uint64_t	lat;		/* ps more before it ends */
+	uint64_t	span;		/* ps from its start to its end */
 	uint64_t	rel;		/* its earliest start */
 	uint64_t	tail;		/* ps of work after its end */
 };
 
 struct fparc {
 	uint32_t	i, j;		/* tasks t[i] before t[j], i < j */
-	uint64_t	lag;		/* S_j >= S_i + len_i + lat_i + lag */
+	uint64_t	lag;		/* S_j >= S_i + span_i + lag */
 };
 
 struct fprob {

@@ -34,6 +34,9 @@ const char *const fsolve_methods[] = { "flux", "greedy", "exact", NULL };
 /* Flux solves the whole DAG's model when it has this many binaries at
  * most, at first. */
 #define FLUX_EXACT	400
+/* The exact model of more tasks is not built: its reachability alone
+ * takes tasks^2 / 8 bytes. */
+#define EXACT_MAXTASKS	20000
 /* Absolute optimality tolerance (ns) asked of the solver: 0.1 ps. */
 #define GAP_NS		1e-4
 
@@ -219,6 +222,21 @@ too_big(struct ctx *c, size_t bins, size_t rows, size_t cols)
 	return -1;
 }
 
+static int
+too_big_to_build(struct ctx *c, size_t bins)
+{
+	if (c->d->n > EXACT_MAXTASKS)
+		snprintf(c->fs->err, sizeof(c->fs->err), "the exact model of "
+		    "%zu tasks is too big to build (at most %d tasks); "
+		    "--method flux schedules it", c->d->n, EXACT_MAXTASKS);
+	else
+		snprintf(c->fs->err, sizeof(c->fs->err), "the exact model has "
+		    "at least %zu binaries (one per transfer and switch), above "
+		    "the %zu allowed (--max-binaries): too big to build or "
+		    "solve; --method flux schedules it", bins, c->o->max_bin);
+	return -1;
+}
+
 /* Switches of the best schedule, by task. */
 static uint32_t *
 switches_of(const struct dag *d, const struct greedy *g)
@@ -247,8 +265,10 @@ exact(struct ctx *c, size_t max_bin)
 
 	for (i = 0; i < c->d->n; i++)
 		ntr += c->d->t[i].kind == DAG_TRANSFER;
-	if (ntr * c->n->switches > max_bin)
-		return too_big(c, ntr * c->n->switches, 0, 0);
+	/* Too big to build: a binary per transfer and switch already. */
+	if ((c->n->switches > 1 && ntr * c->n->switches > max_bin) ||
+	    c->d->n > EXACT_MAXTASKS)
+		return too_big_to_build(c, ntr * c->n->switches);
 	memset(&f, 0, sizeof(f));
 	if (fprob_whole(c->d, c->n, fs->best.makespan, fs->bound, &p) != 0 ||
 	    fmodel_build(&p, &f) != 0) {
@@ -427,7 +447,8 @@ flux(struct ctx *c)
 
 	for (i = 0; i < c->d->n; i++)
 		ntr += c->d->t[i].kind == DAG_TRANSFER;
-	if (ntr * c->n->switches <= FLUX_EXACT && exact(c, FLUX_EXACT) != 0)
+	if (ntr * c->n->switches <= FLUX_EXACT && c->d->n <= EXACT_MAXTASKS &&
+	    exact(c, FLUX_EXACT) != 0)
 		return -1;
 	if (c->fs->bound >= c->fs->best.makespan || left(c) == 0)
 		return 0;
@@ -461,7 +482,14 @@ fsolve_run(const struct dag *d, const struct net *n,
 		return -1;
 	}
 	rc = 0;
-	if (o->method == FSOLVE_EXACT)
+	if (o->method != FSOLVE_GREEDY && n->switches > FMODEL_MAX_SWITCHES) {
+		if (o->method == FSOLVE_EXACT) {
+			snprintf(fs->err, sizeof(fs->err), "the exact model "
+			    "takes at most %u switches, and the net has %u",
+			    FMODEL_MAX_SWITCHES, n->switches);
+			return -1;
+		}
+	} else if (o->method == FSOLVE_EXACT)
 		rc = exact(&c, o->max_bin);
 	else if (o->method == FSOLVE_FLUX && fs->bound < fs->best.makespan)
 		rc = flux(&c);

@@ -124,11 +124,11 @@ wbound_window(const struct dag *d, const struct net *n,
 		const struct dag_task *tk = &d->t[i];
 		uint64_t dur = greedy_duration(n, tk->amount);
 		struct fptask t = { (uint32_t)i, DAG_TRANSFER, tk->gpu, tk->dst,
-		    dur > 0 ? dur : 1, 0, head[i], bl[i] - length(d, n, i) };
+		    dur > 0 ? dur : 1, dur + n->latency_ps, head[i],
+		    bl[i] - length(d, n, i) };
 
 		if (!touches(tk, set) || head[i] < T)
 			continue;
-		t.lat = dur + n->latency_ps - t.len;
 		if (fprob_task(p, &t) != 0)
 			goto out;
 		kept[nk++] = (uint32_t)i;
@@ -194,7 +194,7 @@ wbound_same(const struct fprob *x, const struct fprob *y)
 	for (i = 0; i < x->n; i++) {
 		const struct fptask *a = &x->t[i], *b = &y->t[i];
 
-		if (a->len != b->len || a->lat != b->lat || a->rel != b->rel ||
+		if (a->len != b->len || a->span != b->span || a->rel != b->rel ||
 		    a->tail != b->tail ||
 		    label(lx, 64, a->a) != label(ly, 64, b->a) ||
 		    label(lx, 64, a->b) != label(ly, 64, b->b))

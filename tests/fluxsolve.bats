@@ -183,3 +183,17 @@ randdag() {
 	i=$(ocssim -f ideal < dag.mp | report --dump | jq 'select(.type == "result") | .peak_buffer_bytes')
 	[ "$f" -le $((i * 115 / 100)) ] || fail "flux buffer $f against ideal $i"
 }
+
+@test "fluxsolve: the exact model refuses more than 64 switches, and flux keeps the greedy there" {
+	{
+		hdr
+		echo '{"type":"net","gpus":3,"switches":100,"bandwidth_bps":8000000000000,"reconfig_ps":50,"reconfig_model":"port","latency_ps":0}'
+		task 0 transfer '[]' '"src":0,"dst":1,"bytes":10'
+	} | mk dag.mp
+	run bash -c "fluxsolve -m exact < dag.mp > /dev/null"
+	assert_failure 1
+	assert_output 'fluxsolve: the exact model takes at most 64 switches, and the net has 100'
+	fluxsolve < dag.mp > f.mp
+	run bash -c "report --dump f.mp | jq -c 'select(.type == \"solve\") | [.method, .status, .objective_ps, .solver]'"
+	assert_output '["flux","optimal",10,"none"]'
+}
