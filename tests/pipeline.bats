@@ -44,12 +44,12 @@ llama3-8b-l8-tp4-dp2.ops.msgpack'
 }
 
 @test "pipeline: the comparison covers both workloads, four delays, five fabrics" {
-	run "$TOP/pipelines/baselines" "$BIN" out
+	run env FLUXSOLVE_ARGS="-T 1" "$TOP/pipelines/baselines" "$BIN" out
 	assert_success
 	assert_line --index 0 --regexp '^layers +tau +scheduler +iteration_ms +x_ideal +buffer_MiB +reconfigs$'
 	[ "${#lines[@]}" -eq 41 ] || fail "expected 40 rows, got $((${#lines[@]} - 1))"
 	# no run beats the ideal fabric; the ideal fabric never reconfigures
-	run bash -c "'$TOP/pipelines/baselines' '$BIN' out | awk 'NR > 1 && (\$5 < 1 || (\$3 == \"ideal\" && (\$5 != 1 || \$7 != 0)))'"
+	run bash -c "FLUXSOLVE_ARGS='-T 1' '$TOP/pipelines/baselines' '$BIN' out | awk 'NR > 1 && (\$5 < 1 || (\$3 == \"ideal\" && (\$5 != 1 || \$7 != 0)))'"
 	assert_output ''
 	run ls out
 	assert_line 'l16-tau1ms-rotor-vlb.msgpack'
@@ -64,7 +64,7 @@ llama3-8b-l8-tp4-dp2.ops.msgpack'
 }
 
 @test "pipeline: the demo runs and names its streams" {
-	run "$TOP/pipelines/demo" "$BIN" res
+	run env FLUXSOLVE_ARGS="-T 1" "$TOP/pipelines/demo" "$BIN" res
 	assert_success
 	assert_line --partial 'rotor-direct'
 	assert_line 'streams written to res/ (read one with: report --dump FILE)'
@@ -85,7 +85,7 @@ llama3-8b-l8-tp4-dp2.ops.msgpack'
 }
 
 @test "pipeline: Flux is at or below every periodic baseline at every delay" {
-	run bash -c "'$TOP/pipelines/baselines' '$BIN' out | awk 'NR > 1 { t[\$1 \" \" \$2 \" \" \$3] = \$4 } END { for (k in t) { split(k, f, \" \"); if (f[3] != \"ideal\" && f[3] != \"flux\" && t[f[1] \" \" f[2] \" flux\"] > t[k]) print k } }'"
+	run bash -c "FLUXSOLVE_ARGS='-T 1' '$TOP/pipelines/baselines' '$BIN' out | awk 'NR > 1 { t[\$1 \" \" \$2 \" \" \$3] = \$4 } END { for (k in t) { split(k, f, \" \"); if (f[3] != \"ideal\" && f[3] != \"flux\" && t[f[1] \" \" f[2] \" flux\"] > t[k]) print k } }'"
 	assert_success
 	assert_output ''
 }

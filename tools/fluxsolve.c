@@ -38,8 +38,8 @@ usage(void)
 {
 	fprintf(stderr, "usage: fluxsolve [-v] [-m flux | greedy | exact] "
 	    "[-s lpsolve | cbc] [-T seconds]\n"
-	    "                 [--max-binaries n] [--write-lp file] "
-	    "[--write-mps file]\n");
+	    "                 [--max-binaries=n] "
+	    "[--write-lp=file | --write-mps=file]\n");
 	exit(2);
 }
 
