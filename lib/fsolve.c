@@ -37,6 +37,9 @@ const char *const fsolve_methods[] = { "flux", "greedy", "exact", NULL };
 /* The exact model of more tasks is not built: its reachability alone
  * takes tasks^2 / 8 bytes. */
 #define EXACT_MAXTASKS	20000
+/* ... nor that of more pairs of transfers sharing a GPU: each may take
+ * a binary and two rows per switch. */
+#define EXACT_MAXPAIRS	2000000
 /* Absolute optimality tolerance (ns) asked of the solver: 0.1 ps. */
 #define GAP_NS		1e-4
 
@@ -222,13 +225,36 @@ too_big(struct ctx *c, size_t bins, size_t rows, size_t cols)
 	return -1;
 }
 
+/* Pairs of transfers that share a GPU, at most: rows to come. */
+static uint64_t
+pairs(const struct dag *d, const struct net *n)
+{
+	uint64_t *deg, sum = 0;
+	size_t i;
+
+	if ((deg = calloc(n->gpus + 1, sizeof(*deg))) == NULL)
+		return UINT64_MAX;
+	for (i = 0; i < d->n; i++)
+		if (d->t[i].kind == DAG_TRANSFER) {
+			deg[d->t[i].gpu]++;
+			deg[d->t[i].dst]++;
+		}
+	for (i = 0; i < n->gpus; i++)
+		sum += deg[i] * (deg[i] - (deg[i] > 0)) / 2;
+	free(deg);
+	return sum;
+}
+
 static int
 too_big_to_build(struct ctx *c, size_t bins)
 {
-	if (c->d->n > EXACT_MAXTASKS)
+	if (c->d->n > EXACT_MAXTASKS || pairs(c->d, c->n) > EXACT_MAXPAIRS)
 		snprintf(c->fs->err, sizeof(c->fs->err), "the exact model of "
-		    "%zu tasks is too big to build (at most %d tasks); "
-		    "--method flux schedules it", c->d->n, EXACT_MAXTASKS);
+		    "%zu tasks and %llu pairs of transfers that share a GPU "
+		    "is too big to build (at most %d tasks and %d pairs); "
+		    "--method flux schedules it", c->d->n,
+		    (unsigned long long)pairs(c->d, c->n), EXACT_MAXTASKS,
+		    EXACT_MAXPAIRS);
 	else
 		snprintf(c->fs->err, sizeof(c->fs->err), "the exact model has "
 		    "at least %zu binaries (one per transfer and switch), above "
@@ -267,7 +293,7 @@ exact(struct ctx *c, size_t max_bin)
 		ntr += c->d->t[i].kind == DAG_TRANSFER;
 	/* Too big to build: a binary per transfer and switch already. */
 	if ((c->n->switches > 1 && ntr * c->n->switches > max_bin) ||
-	    c->d->n > EXACT_MAXTASKS)
+	    c->d->n > EXACT_MAXTASKS || pairs(c->d, c->n) > EXACT_MAXPAIRS)
 		return too_big_to_build(c, ntr * c->n->switches);
 	memset(&f, 0, sizeof(f));
 	if (fprob_whole(c->d, c->n, fs->best.makespan, fs->bound, &p) != 0 ||
@@ -448,7 +474,7 @@ flux(struct ctx *c)
 	for (i = 0; i < c->d->n; i++)
 		ntr += c->d->t[i].kind == DAG_TRANSFER;
 	if (ntr * c->n->switches <= FLUX_EXACT && c->d->n <= EXACT_MAXTASKS &&
-	    exact(c, FLUX_EXACT) != 0)
+	    pairs(c->d, c->n) <= FLUX_EXACT * 50 && exact(c, FLUX_EXACT) != 0)
 		return -1;
 	if (c->fs->bound >= c->fs->best.makespan || left(c) == 0)
 		return 0;

@@ -445,3 +445,11 @@ same_ns() {
 	g=$(fluxsolve -m greedy < s.mp | report --dump | jq 'select(.type == "solve") | .objective_ps')
 	[ "$obj" -le "$g" ] || fail "exact $obj above greedy $g"
 }
+
+@test "fluxsolve: an exact model too big to build is refused at once, with its size" {
+	set -o pipefail
+	tracegen -l 4 -t 8 -d 8 | dagbuild -r 1ms > dag.mp
+	run bash -c "fluxsolve -m exact -s cbc --max-binaries 100000000 < dag.mp > /dev/null"
+	assert_failure 1
+	assert_output 'fluxsolve: the exact model of 18944 tasks and 10017280 pairs of transfers that share a GPU is too big to build (at most 20000 tasks and 2000000 pairs); --method flux schedules it'
+}
