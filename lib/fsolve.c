@@ -427,7 +427,7 @@ windows(struct ctx *c, const uint64_t *head, const uint64_t *bl)
 	size_t *lastn, ndone, k, i, idle = 0, raised = 0;
 	struct done *dn;
 	uint64_t before;
-	int rc = 0, proved;
+	int rc = 0, proved, failed;
 
 	lastn = calloc(G + 2, sizeof(*lastn));
 	dn = calloc(G + 2, sizeof(*dn));
@@ -438,16 +438,19 @@ windows(struct ctx *c, const uint64_t *head, const uint64_t *bl)
 		before = fs->bound;
 		proved = 0;
 		ndone = 0;
+		failed = 0;
 		for (g = 0; g <= G && fs->bound < fs->best.makespan &&
 		    left(c) != 0; g++)
 			if ((rc = window(c, head, bl, g, k, lastn, dn,
-			    &ndone)) < 0 || rc == 2)
+			    &ndone)) < 0)
 				break;
+			else if (rc == 2)
+				failed = 1;
 			else
 				proved |= rc;
 		for (i = 0; i < ndone; i++)
 			fprob_free(&dn[i].p);
-		if (rc < 0 || rc == 2 || !proved ||
+		if (rc < 0 || failed || !proved ||
 		    fs->bound >= fs->best.makespan ||
 		    left(c) == 0)
 			break;
