@@ -18,6 +18,19 @@ fprob_init(struct fprob *p)
 	memset(p, 0, sizeof(*p));
 }
 
+/* An empty problem on the net's switches, with a known horizon and
+ * bound. */
+void
+fprob_setup(struct fprob *p, const struct net *n, uint64_t horizon,
+    uint64_t lb)
+{
+	fprob_init(p);
+	p->switches = n->switches;
+	p->tau = n->reconfig_ps;
+	p->horizon = horizon;
+	p->lb = lb;
+}
+
 void
 fprob_free(struct fprob *p)
 {
@@ -56,11 +69,7 @@ fprob_whole(const struct dag *d, const struct net *n, uint64_t horizon,
 	size_t i, j;
 	int rc = -1;
 
-	fprob_init(p);
-	p->switches = n->switches;
-	p->tau = n->reconfig_ps;
-	p->horizon = horizon;
-	p->lb = lb;
+	fprob_setup(p, n, horizon, lb);
 	if ((last = malloc((n->gpus + 1) * sizeof(*last))) == NULL)
 		return -1;
 	memset(last, 0xff, (n->gpus + 1) * sizeof(*last));

@@ -81,6 +81,7 @@ struct fmodel {
 };
 
 void	fprob_init(struct fprob *);
+void	fprob_setup(struct fprob *, const struct net *, uint64_t, uint64_t);
 void	fprob_free(struct fprob *);
 int	fprob_task(struct fprob *, const struct fptask *);
 int	fprob_arc(struct fprob *, uint32_t, uint32_t, uint64_t);

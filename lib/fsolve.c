@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "dag.h"
 #include "fmodel.h"
@@ -16,6 +15,7 @@
 #include "net.h"
 #include "place.h"
 #include "wbound.h"
+#include "wclock.h"
 
 const char *const fsolve_methods[] = { "flux", "greedy", "exact", NULL };
 
@@ -52,15 +52,6 @@ struct ctx {
 	int			 nwritten;
 };
 
-static double
-now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* Seconds left, or -1 for no limit; 0 when stopped or out of time. */
 static double
 left(const struct ctx *c)
@@ -71,7 +62,7 @@ left(const struct ctx *c)
 		return 0;
 	if (c->o->limit <= 0)
 		return -1;
-	r = c->o->limit - (now_s() - c->t0);
+	r = c->o->limit - (wclock_now() - c->t0);
 	return r > 0 ? r : 0;
 }
 
@@ -496,7 +487,7 @@ int
 fsolve_run(const struct dag *d, const struct net *n,
     const struct fsolve_opts *o, struct fsolve *fs)
 {
-	struct ctx c = { d, n, o, fs, now_s(), 0 };
+	struct ctx c = { d, n, o, fs, wclock_now(), 0 };
 	int rc;
 
 	memset(fs, 0, sizeof(*fs));
@@ -522,7 +513,7 @@ fsolve_run(const struct dag *d, const struct net *n,
 		rc = exact(&c, o->max_bin);
 	else if (o->method == FSOLVE_FLUX && fs->bound < fs->best.makespan)
 		rc = flux(&c);
-	fs->seconds = now_s() - c.t0;
+	fs->seconds = wclock_now() - c.t0;
 	return rc;
 }
 

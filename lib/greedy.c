@@ -443,17 +443,18 @@ place_transfer(struct state *s, uint32_t t)
 	return 0;
 }
 
-static void
-place_compute(struct state *s, uint32_t t)
+void
+greedy_compute(const struct dag *d, uint32_t t, uint64_t ready,
+    uint64_t *gpu_free, struct greedy *g)
 {
-	const struct dag_task *tk = &s->d->t[t];
-	uint64_t st = s->ready[t];
+	const struct dag_task *tk = &d->t[t];
+	uint64_t st = ready;
 
-	if (s->gpu_free[tk->gpu] > st)
-		st = s->gpu_free[tk->gpu];
-	s->g->start[t] = st;
-	s->g->end[t] = st + tk->amount;
-	s->gpu_free[tk->gpu] = st + tk->amount;
+	if (gpu_free[tk->gpu] > st)
+		st = gpu_free[tk->gpu];
+	g->start[t] = st;
+	g->end[t] = st + tk->amount;
+	gpu_free[tk->gpu] = st + tk->amount;
 }
 
 /*
@@ -528,7 +529,7 @@ schedule(struct state *s, const uint64_t *bl, const uint32_t *prev)
 		uint32_t t = (uint32_t)it.val;
 
 		if (d->t[t].kind == DAG_COMPUTE)
-			place_compute(s, t);
+			greedy_compute(d, t, s->ready[t], s->gpu_free, s->g);
 		else if ((rc = place_transfer(s, t)) != 0)
 			goto out;
 		if (s->g->end[t] > s->g->makespan)

@@ -18,6 +18,9 @@
  * GPU the earliest release of its sends (receives) plus their total
  * time shared over S ports plus the shortest tail after them.
  *
+ * greedy_compute() starts compute task t when it is ready and its GPU
+ * is free (gpu_free[], which it advances), as every method does.
+ *
  * greedy_levels() gives every task's earliest start (head) and the
  * longest path from its start to the end (bottom level, its own length
  * included), both with circuits free: arrays the caller frees.
@@ -49,5 +52,7 @@ uint64_t	greedy_duration(const struct net *, uint64_t);
 uint64_t	greedy_bound(const struct dag *, const struct net *);
 int		greedy_levels(const struct dag *, const struct net *,
 		    uint64_t **, uint64_t **);
+void		greedy_compute(const struct dag *, uint32_t, uint64_t,
+		    uint64_t *, struct greedy *);
 
 #endif

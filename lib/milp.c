@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <Cbc_C_Interface.h>
@@ -16,6 +15,7 @@
 
 #include "mem.h"
 #include "milp.h"
+#include "wclock.h"
 
 const char *const milp_statuses[] = { "optimal", "feasible", "infeasible",
 	"unbounded", "no solution", "error", NULL };
@@ -112,19 +112,10 @@ milp_row(struct milp *m, size_t n, const int *cols, const double *vals,
 	return 0;
 }
 
-static double
-now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* What the solver callbacks watch: the caller's flag and a deadline. */
 struct watch {
 	volatile sig_atomic_t	*stop;
-	double			 deadline;	/* now_s() time, or 0: none */
+	double			 deadline;	/* wclock_now() time, or 0: none */
 	int			 fired;		/* the callback stopped it */
 };
 
@@ -329,7 +320,7 @@ lps_abort(lprec *lp, void *arg)
 
 	(void)lp;
 	if (stopped(w->stop) ||
-	    (w->deadline > 0 && now_s() >= w->deadline))
+	    (w->deadline > 0 && wclock_now() >= w->deadline))
 		w->fired = 1;
 	return w->fired;
 }
@@ -345,7 +336,7 @@ lps_solve(const struct milp *m, const struct milp_opts *o,
 	if ((lp = lps_build(m, o->verbose, err, n)) == NULL)
 		return -1;
 	if (o->limit > 0) {
-		w.deadline = now_s() + o->limit;
+		w.deadline = wclock_now() + o->limit;
 		set_timeout(lp, (long)ceil(o->limit));
 	}
 	if (o->gap > 0) {
@@ -674,7 +665,7 @@ milp_solve(const struct milp *m, const struct milp_opts *o,
 	static const struct milp_opts none;
 	int (*fn)(const struct milp *, const struct milp_opts *,
 	    struct milp_result *, char *, size_t);
-	double t0 = now_s();
+	double t0 = wclock_now();
 	const char *b;
 
 	memset(res, 0, sizeof(*res));
@@ -707,7 +698,7 @@ milp_solve(const struct milp *m, const struct milp_opts *o,
 	if (m->ncol == 0 && res->status == MILP_OPTIMAL)
 		res->bound = 0;
 	keep_start(m, o->start, res);
-	res->seconds = now_s() - t0;
+	res->seconds = wclock_now() - t0;
 	return 0;
 }
 

@@ -140,19 +140,6 @@ place_transfer(struct pstate *s, uint32_t t)
 	return 0;
 }
 
-static void
-place_compute(struct pstate *s, uint32_t t)
-{
-	const struct dag_task *tk = &s->d->t[t];
-	uint64_t st = s->ready[t];
-
-	if (s->gpu_free[tk->gpu] > st)
-		st = s->gpu_free[tk->gpu];
-	s->g->start[t] = st;
-	s->g->end[t] = st + tk->amount;
-	s->gpu_free[tk->gpu] = st + tk->amount;
-}
-
 /* Successor lists of the DAG: CSR in off[] and nx[]. */
 static int
 successors(const struct dag *d, size_t **offp, uint32_t **nxp)
@@ -202,7 +189,7 @@ run(struct pstate *s, const uint64_t *rk)
 		uint32_t t = (uint32_t)it.val;
 
 		if (d->t[t].kind == DAG_COMPUTE)
-			place_compute(s, t);
+			greedy_compute(d, t, s->ready[t], s->gpu_free, s->g);
 		else if (place_transfer(s, t) != 0)
 			goto out;
 		if (s->g->end[t] > s->g->makespan)

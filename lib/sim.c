@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "dag.h"
 #include "heap.h"
@@ -12,6 +11,7 @@
 #include "net.h"
 #include "sched.h"
 #include "sim.h"
+#include "wclock.h"
 
 const char *const sim_fabrics[] = { "schedule", "ideal", "static", NULL };
 
@@ -1265,15 +1265,6 @@ deadlock(struct sim *s)
 	    " on its planned switch" : "");
 }
 
-static double
-wall(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* A periodic schedule never runs out of events: watch for no progress. */
 static int
 stuck(struct sim *s)
@@ -1327,7 +1318,7 @@ static void
 loop(struct sim *s)
 {
 	struct heap_item it;
-	double t0 = wall();
+	double t0 = wclock_now();
 
 	while (s->done < s->d->n && !s->failed) {
 		const struct heap_item *top = heap_peek(&s->h);
@@ -1345,7 +1336,7 @@ loop(struct sim *s)
 		event(s, &it);
 		if ((s->out->events & 0xffff) != 0)
 			continue;
-		if (s->opt->time_limit > 0 && wall() - t0 > s->opt->time_limit)
+		if (s->opt->time_limit > 0 && wclock_now() - t0 > s->opt->time_limit)
 			fail(s, "time limit of %g s reached at %llu ps with "
 			    "%zu of %zu tasks done", s->opt->time_limit,
 			    (unsigned long long)s->now, s->done, s->d->n);

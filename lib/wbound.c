@@ -109,11 +109,7 @@ wbound_window(const struct dag *d, const struct net *n,
 	size_t i, nk = 0;
 	long rc = -1;
 
-	fprob_init(p);
-	p->switches = n->switches;
-	p->tau = n->reconfig_ps;
-	p->horizon = horizon;
-	p->lb = lb;
+	fprob_setup(p, n, horizon, lb);
 	if ((T = threshold(d, head, set, k > 0 ? k : 1)) == UNSET)
 		return 0;
 	kept = malloc((d->n + 1) * sizeof(*kept));

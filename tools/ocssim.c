@@ -26,18 +26,11 @@
 #include "rec.h"
 #include "sched.h"
 #include "sim.h"
+#include "wclock.h"
 #include "stream.h"
 #include "taskio.h"
 #include "units.h"
-
-static double
-now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
+#include "wclock.h"
 
 struct input {
 	struct dagin	 di;
@@ -344,10 +337,10 @@ main(int argc, char **argv)
 	sched_init(&in.sc);
 	if ((w = stream_writer(stdout)) == NULL)
 		die("out of memory");
-	t0 = now_s();
+	t0 = wclock_now();
 	read_input(&in, w, argc - 1, argv + 1);
 	fabric = choose_fabric(&in, &a);
-	t1 = now_s();
+	t1 = wclock_now();
 	opt.fabric = fabric;
 	opt.time_limit = a.time_limit;
 	if (a.logpath != NULL && (opt.log = fopen(a.logpath, "w")) == NULL)
@@ -355,7 +348,7 @@ main(int argc, char **argv)
 	if (isatty(STDERR_FILENO))
 		opt.progress = progress;
 	rc = sim_run(&in.di.dag, &in.di.net, &in.sc, &opt, &out, err, sizeof(err));
-	t2 = now_s();
+	t2 = wclock_now();
 	if (opt.progress != NULL)
 		fputc('\n', stderr);
 	if (rc != 0 && opt.log != NULL)
@@ -374,7 +367,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "ocssim: %zu tasks read in %.3f s; %llu events "
 		    "simulated in %.3f s (%.0f events/s); output in %.3f s\n",
 		    in.di.dag.n, t1 - t0, (unsigned long long)out.events, t2 - t1,
-		    t2 > t1 ? out.events / (t2 - t1) : 0.0, now_s() - t2);
+		    t2 > t1 ? out.events / (t2 - t1) : 0.0, wclock_now() - t2);
 	sim_out_free(&out);
 	dagin_free(&in.di);
 	sched_free(&in.sc);
