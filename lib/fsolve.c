@@ -149,6 +149,8 @@ solve(struct ctx *c, const struct fmodel *f, const char *name,
 
 	if (export(c, f) != 0 || (e = model_entry(c, f, name)) == NULL)
 		return -1;
+	if (c->o->progress != NULL)
+		c->o->progress(c->o->arg, c->fs, 0);
 	if (milp_solve(&f->m, &mo, r, c->fs->err, sizeof(c->fs->err)) != 0)
 		return -1;
 	e->status = r->status;
@@ -164,7 +166,7 @@ solve(struct ctx *c, const struct fmodel *f, const char *name,
 		return -1;
 	}
 	if (c->o->progress != NULL)
-		c->o->progress(c->o->arg, c->fs);
+		c->o->progress(c->o->arg, c->fs, 1);
 	return 0;
 }
 

@@ -18,7 +18,8 @@
  *
  * The whole run honours limit (seconds) and *stop; when either ends it,
  * the best schedule so far stands.  Every model solved is listed in
- * models[].  progress, when set, is called after each model.  Returns
+ * models[].  progress, when set, is called before (0) and after (1)
+ * solving each model, which is the last of models[].  Returns
  * 0; -1 with a message in err when memory runs out, a solver fails, or
  * the exact model is too big (its size in the message).  The caller
  * frees the result with fsolve_free().
@@ -56,7 +57,7 @@ struct fsolve_opts {
 	const char	*write;		/* export each model here, or NULL */
 	int		 format;	/* MILP_LP or MILP_MPS */
 	volatile sig_atomic_t *stop;
-	void		(*progress)(void *, const struct fsolve *);
+	void		(*progress)(void *, const struct fsolve *, int);
 	void		*arg;
 	int		 verbose;	/* solver logs to stderr */
 };

@@ -168,15 +168,21 @@ parse(int argc, char **argv, struct fsolve_opts *o)
 	}
 }
 
+/* One line per model on a terminal: what is solved, then how it went. */
 static void
-progress(void *arg, const struct fsolve *fs)
+progress(void *arg, const struct fsolve *fs, int done)
 {
 	char a[UNITS_BUFSZ], b[UNITS_BUFSZ];
 	const struct fsolve_model *m = &fs->m[fs->nm - 1];
 
 	(void)arg;
-	fprintf(stderr, "\rfluxsolve: model %zu (%s): %s in %.1fs; "
-	    "makespan %s, bound %s   ", fs->nm, m->name,
+	if (!done) {
+		fprintf(stderr, "%sfluxsolve: model %zu (%s): %zu binaries, "
+		    "%zu rows: solving... ", fs->nm > 1 ? "\n" : "", fs->nm,
+		    m->name, m->bins, m->rows);
+		return;
+	}
+	fprintf(stderr, "%s in %.1fs; makespan %s, bound %s",
 	    milp_statuses[m->status], m->seconds,
 	    units_fmt_time(a, sizeof(a), fs->best.makespan),
 	    units_fmt_time(b, sizeof(b), fs->bound));
