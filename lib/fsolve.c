@@ -280,6 +280,7 @@ exact(struct ctx *c, size_t max_bin)
 	uint32_t *sw = NULL;
 	double *x0 = NULL;
 	size_t ntr = 0, i;
+	double lim;
 	int rc = -1;
 
 	for (i = 0; i < c->d->n; i++)
@@ -307,7 +308,10 @@ exact(struct ctx *c, size_t max_bin)
 		goto out;
 	}
 	fmodel_encode(&p, &f, fs->best.start, sw, fs->best.makespan, x0);
-	if (solve(c, &f, "exact", x0, left(c), &r) != 0)
+	lim = left(c);
+	if (c->o->method != FSOLVE_EXACT && lim > c->o->limit / 2)
+		lim = c->o->limit / 2;	/* flux: leave time for windows */
+	if (solve(c, &f, "exact", x0, lim, &r) != 0)
 		goto out;
 	if ((r.status == MILP_OPTIMAL || r.status == MILP_FEASIBLE) &&
 	    adopt(c, &p, &f, r.x) != 0)
