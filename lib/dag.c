@@ -144,3 +144,36 @@ out:
 	free(succ);
 	return rc;
 }
+
+int
+dag_successors(const struct dag *d, const uint32_t *prev, size_t **offp,
+    uint32_t **nxp)
+{
+	size_t *off, i, j;
+	uint32_t *nx;
+
+	off = calloc(d->n + 2, sizeof(*off));
+	nx = malloc((d->ndep + d->n + 1) * sizeof(*nx));
+	if (off == NULL || nx == NULL) {
+		free(off);
+		free(nx);
+		return -1;
+	}
+	for (i = 0; i < d->n; i++) {
+		for (j = 0; j < d->t[i].ndep; j++)
+			off[dag_deps(d, i)[j] + 2]++;
+		if (prev != NULL && prev[i] != UINT32_MAX)
+			off[prev[i] + 2]++;
+	}
+	for (i = 0; i < d->n; i++)
+		off[i + 2] += off[i + 1];
+	for (i = 0; i < d->n; i++) {
+		for (j = 0; j < d->t[i].ndep; j++)
+			nx[off[dag_deps(d, i)[j] + 1]++] = (uint32_t)i;
+		if (prev != NULL && prev[i] != UINT32_MAX)
+			nx[off[prev[i] + 1]++] = (uint32_t)i;
+	}
+	*offp = off;
+	*nxp = nx;
+	return 0;
+}

@@ -14,6 +14,11 @@
  *
  * dag_toposort() orders any graph given as dependency lists, stably:
  * among ready nodes the smallest index goes first.
+ *
+ * dag_successors() inverts the dependencies: the tasks that wait for
+ * task i are nx[off[i]] .. nx[off[i + 1] - 1], in id order, with one
+ * more predecessor per task when prev is given (prev[i], or
+ * UINT32_MAX for none).  The caller frees both arrays.
  */
 #ifndef DAG_H
 #define DAG_H
@@ -52,5 +57,7 @@ uint32_t *dag_dep_space(struct dag *, size_t);
 
 int	dag_toposort(size_t, const size_t *, const uint32_t *, uint32_t *,
 	    size_t *);
+int	dag_successors(const struct dag *, const uint32_t *, size_t **,
+	    uint32_t **);
 
 #endif

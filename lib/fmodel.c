@@ -76,18 +76,17 @@ fprob_whole(const struct dag *d, const struct net *n, uint64_t horizon,
 	for (i = 0; i < d->n; i++) {
 		const struct dag_task *tk = &d->t[i];
 		struct fptask t = { (uint32_t)i, tk->kind, tk->gpu, tk->dst,
-		    tk->amount, tk->amount, 0, 0 };
+		    tk->amount, greedy_length(d, n, i), 0, 0 };
 
 		if (tk->kind == DAG_TRANSFER) {
-			t.span = greedy_duration(n, tk->amount) +
-			    n->latency_ps;
 			t.len = greedy_duration(n, tk->amount);
 			t.len = t.len > 0 ? t.len : 1;
 		}
 		if (fprob_task(p, &t) != 0)
 			goto out;
 		for (j = 0; j < tk->ndep; j++)
-			if (fprob_arc(p, dag_deps(d, i)[j], (uint32_t)i, 0) != 0)
+			if (fprob_arc(p, dag_deps(d, i)[j], (uint32_t)i,
+			    0) != 0)
 				goto out;
 		if (tk->kind != DAG_COMPUTE)
 			continue;

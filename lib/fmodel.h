@@ -5,7 +5,8 @@
  * holds its GPU (compute) or its two ports (transfer), the time from
  * its start to its end (latency, or a transfer of no byte that holds
  * its circuit for 1 ps, set the two apart), a release time and a tail
- * of work that must follow it, and precedence arcs with a lag.  fprob_whole() makes the problem of a whole DAG; a relaxation
+ * of work that must follow it, and precedence arcs with a lag.
+ * fprob_whole() makes the problem of a whole DAG; a relaxation
  * (a window of it) is made by the caller.
  *
  * fmodel_build() writes the paper's per-task model: a start time per
@@ -24,8 +25,8 @@
  * and the start of each task (as keys for place_run()), indexed by the
  * tasks' ids in the DAG.  fmodel_encode() does the reverse: a solution
  * (ncol values) from the starts and switches of a schedule, indexed by
- * task id, and its makespan, to start a solver from.  Structures own their arrays; functions
- * return 0, or -1 when memory runs out.
+ * task id, and its makespan, to start a solver from.  Structures own
+ * their arrays; functions return 0, or -1 when memory runs out.
  */
 #ifndef FMODEL_H
 #define FMODEL_H

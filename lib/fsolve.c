@@ -218,6 +218,16 @@ too_big(struct ctx *c, size_t bins, size_t rows, size_t cols)
 	return -1;
 }
 
+static size_t
+transfers(const struct dag *d)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < d->n; i++)
+		n += d->t[i].kind == DAG_TRANSFER;
+	return n;
+}
+
 /* Pairs of transfers that share a GPU, at most: rows to come. */
 static uint64_t
 pairs(const struct dag *d, const struct net *n)
@@ -250,7 +260,8 @@ too_big_to_build(struct ctx *c, size_t bins)
 		    EXACT_MAXPAIRS);
 	else
 		snprintf(c->fs->err, sizeof(c->fs->err), "the exact model has "
-		    "at least %zu binaries (one per transfer and switch), above "
+		    "at least %zu binaries (one per transfer and switch), "
+		    "above "
 		    "the %zu allowed (--max-binaries): too big to build or "
 		    "solve; --method flux schedules it", bins, c->o->max_bin);
 	return -1;
@@ -279,12 +290,10 @@ exact(struct ctx *c, size_t max_bin)
 	struct fmodel f;
 	uint32_t *sw = NULL;
 	double *x0 = NULL;
-	size_t ntr = 0, i;
+	size_t ntr = transfers(c->d);
 	double lim;
 	int rc = -1;
 
-	for (i = 0; i < c->d->n; i++)
-		ntr += c->d->t[i].kind == DAG_TRANSFER;
 	/* Too big to build: a binary per transfer and switch already. */
 	if ((c->n->switches > 1 && ntr * c->n->switches > max_bin) ||
 	    c->d->n > EXACT_MAXTASKS || pairs(c->d, c->n) > EXACT_MAXPAIRS)
@@ -468,11 +477,9 @@ static int
 flux(struct ctx *c)
 {
 	uint64_t *head, *bl;
-	size_t ntr = 0, i;
+	size_t ntr = transfers(c->d);
 	int rc;
 
-	for (i = 0; i < c->d->n; i++)
-		ntr += c->d->t[i].kind == DAG_TRANSFER;
 	if (ntr * c->n->switches <= FLUX_EXACT && c->d->n <= EXACT_MAXTASKS &&
 	    pairs(c->d, c->n) <= FLUX_EXACT * 50 && exact(c, FLUX_EXACT) != 0)
 		return -1;

@@ -79,8 +79,9 @@ greedy_duration(const struct net *n, uint64_t bytes)
 	return (uint64_t)((t + n->bandwidth_bps - 1) / n->bandwidth_bps);
 }
 
-static uint64_t
-length(const struct dag *d, const struct net *n, size_t i)
+/* From a task's start to its end, circuits free. */
+uint64_t
+greedy_length(const struct dag *d, const struct net *n, size_t i)
 {
 	if (d->t[i].kind == DAG_COMPUTE)
 		return d->t[i].amount;
@@ -99,7 +100,7 @@ bottom_levels(const struct dag *d, const struct net *n)
 	for (i = d->n; i-- > 0;) {
 		const uint32_t *dep = dag_deps(d, i);
 
-		bl[i] += length(d, n, i);
+		bl[i] += greedy_length(d, n, i);
 		for (j = 0; j < d->t[i].ndep; j++)
 			if (bl[i] > bl[dep[j]])
 				bl[dep[j]] = bl[i];
@@ -490,37 +491,18 @@ static int
 schedule(struct state *s, const uint64_t *bl, const uint32_t *prev)
 {
 	const struct dag *d = s->d;
-	uint32_t *pending, *nexts;
-	size_t *off, i, j;
+	uint32_t *pending = NULL, *nexts = NULL;
+	size_t *off = NULL, i, j;
 	struct heap h;
 	struct heap_item it;
 	int rc = -1;
 
-	pending = calloc(d->n + 1, sizeof(*pending));
-	off = calloc(d->n + 2, sizeof(*off));
-	nexts = malloc((d->ndep + d->n + 1) * sizeof(*nexts));
 	heap_init(&h);
-	if (pending == NULL || off == NULL || nexts == NULL)
+	if (dag_successors(d, prev, &off, &nexts) != 0 ||
+	    (pending = malloc((d->n + 1) * sizeof(*pending))) == NULL)
 		goto out;
-	for (i = 0; i < d->n; i++) {
-		const uint32_t *dep = dag_deps(d, i);
-
-		for (j = 0; j < d->t[i].ndep; j++)
-			off[dep[j] + 2]++;
-		if (prev[i] != NONE)
-			off[prev[i] + 2]++;
-		pending[i] = d->t[i].ndep + (prev[i] != NONE);
-	}
 	for (i = 0; i < d->n; i++)
-		off[i + 2] += off[i + 1];
-	for (i = 0; i < d->n; i++) {
-		const uint32_t *dep = dag_deps(d, i);
-
-		for (j = 0; j < d->t[i].ndep; j++)
-			nexts[off[dep[j] + 1]++] = (uint32_t)i;
-		if (prev[i] != NONE)
-			nexts[off[prev[i] + 1]++] = (uint32_t)i;
-	}
+		pending[i] = d->t[i].ndep + (prev[i] != NONE);
 	/* max-heap on bottom level: key = ~bl, ties by id */
 	for (i = 0; i < d->n; i++)
 		if (pending[i] == 0 && heap_push(&h, ~bl[i], i, i) != 0)
@@ -668,7 +650,7 @@ greedy_levels(const struct dag *d, const struct net *n, uint64_t **headp,
 		const uint32_t *dep = dag_deps(d, i);
 
 		for (j = 0; j < d->t[i].ndep; j++) {
-			uint64_t e = head[dep[j]] + length(d, n, dep[j]);
+			uint64_t e = head[dep[j]] + greedy_length(d, n, dep[j]);
 
 			if (e > head[i])
 				head[i] = e;

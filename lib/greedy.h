@@ -18,6 +18,9 @@
  * GPU the earliest release of its sends (receives) plus their total
  * time shared over S ports plus the shortest tail after them.
  *
+ * greedy_length() is the time from a task's start to its end: its
+ * duration, or a transfer's bytes at the port rate plus the latency.
+ *
  * greedy_compute() starts compute task t when it is ready and its GPU
  * is free (gpu_free[], which it advances), as every method does.
  *
@@ -49,6 +52,7 @@ int		greedy_run(const struct dag *, const struct net *,
 		    struct greedy *);
 void		greedy_free(struct greedy *);
 uint64_t	greedy_duration(const struct net *, uint64_t);
+uint64_t	greedy_length(const struct dag *, const struct net *, size_t);
 uint64_t	greedy_bound(const struct dag *, const struct net *);
 int		greedy_levels(const struct dag *, const struct net *,
 		    uint64_t **, uint64_t **);

@@ -140,33 +140,6 @@ place_transfer(struct pstate *s, uint32_t t)
 	return 0;
 }
 
-/* Successor lists of the DAG: CSR in off[] and nx[]. */
-static int
-successors(const struct dag *d, size_t **offp, uint32_t **nxp)
-{
-	size_t *off, i, j;
-	uint32_t *nx;
-
-	off = calloc(d->n + 2, sizeof(*off));
-	nx = malloc((d->ndep + 1) * sizeof(*nx));
-	if (off == NULL || nx == NULL) {
-		free(off);
-		free(nx);
-		return -1;
-	}
-	for (i = 0; i < d->n; i++)
-		for (j = 0; j < d->t[i].ndep; j++)
-			off[dag_deps(d, i)[j] + 2]++;
-	for (i = 0; i < d->n; i++)
-		off[i + 2] += off[i + 1];
-	for (i = 0; i < d->n; i++)
-		for (j = 0; j < d->t[i].ndep; j++)
-			nx[off[dag_deps(d, i)[j] + 1]++] = (uint32_t)i;
-	*offp = off;
-	*nxp = nx;
-	return 0;
-}
-
 static int
 run(struct pstate *s, const uint64_t *rk)
 {
@@ -178,7 +151,7 @@ run(struct pstate *s, const uint64_t *rk)
 	int rc = -1;
 
 	heap_init(&h);
-	if (successors(d, &off, &nx) != 0 ||
+	if (dag_successors(d, NULL, &off, &nx) != 0 ||
 	    (pending = malloc((d->n + 1) * sizeof(*pending))) == NULL)
 		goto out;
 	for (i = 0; i < d->n; i++)

@@ -1,5 +1,6 @@
 /* units: exact parsing and human printing of times, sizes and rates. */
 #include <stdint.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -193,4 +194,15 @@ char *
 units_fmt_rate(char *buf, size_t n, uint64_t bps)
 {
 	return fmt_units(buf, n, bps, rate_units, 5);
+}
+
+const char *
+units_parse_seconds(const char *s, double *v)
+{
+	char *end;
+
+	*v = strtod(s, &end);
+	if (*s == '\0' || *end != '\0' || !(*v > 0))
+		return "not a positive number of seconds";
+	return NULL;
 }

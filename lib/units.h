@@ -8,6 +8,8 @@
  * unknown unit, a value that is not a whole number of the base unit,
  * or one that overflows 64 bits).  A bare "0" is accepted everywhere;
  * a bare number is bytes for sizes and an error for times and rates.
+ * units_parse_seconds() reads a positive decimal number of seconds, a
+ * time limit, into a double: no unit, and no exactness promised.
  *
  * Printers write into the caller's buffer (UNITS_BUFSZ is enough) and
  * return it; they round to at most three significant decimals and are
@@ -26,6 +28,7 @@ const char	*units_parse_size(const char *, uint64_t *);
 const char	*units_parse_rate(const char *, uint64_t *);
 const char	*units_parse_count(const char *, uint64_t, uint64_t,
 		    uint64_t *);
+const char	*units_parse_seconds(const char *, double *);
 
 char	*units_fmt_time(char *, size_t, uint64_t);
 char	*units_fmt_size(char *, size_t, uint64_t);

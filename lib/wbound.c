@@ -11,14 +11,6 @@
 
 #define UNSET	UINT64_MAX
 
-static uint64_t
-length(const struct dag *d, const struct net *n, size_t i)
-{
-	if (d->t[i].kind == DAG_COMPUTE)
-		return d->t[i].amount;
-	return greedy_duration(n, d->t[i].amount) + n->latency_ps;
-}
-
 static int
 desc(const void *a, const void *b)
 {
@@ -83,7 +75,7 @@ lags(const struct dag *d, const struct net *n, const uint64_t *head,
 			if (dep[j] == i)
 				v = 0;
 			else if (dep[j] > i && L[dep[j]] != UNSET)
-				v = L[dep[j]] + length(d, n, dep[j]);
+				v = L[dep[j]] + greedy_length(d, n, dep[j]);
 			else
 				continue;
 			if (L[k] == UNSET || v > L[k])
@@ -120,8 +112,8 @@ wbound_window(const struct dag *d, const struct net *n,
 		const struct dag_task *tk = &d->t[i];
 		uint64_t dur = greedy_duration(n, tk->amount);
 		struct fptask t = { (uint32_t)i, DAG_TRANSFER, tk->gpu, tk->dst,
-		    dur > 0 ? dur : 1, dur + n->latency_ps, head[i],
-		    bl[i] - length(d, n, i) };
+		    dur > 0 ? dur : 1, greedy_length(d, n, i), head[i],
+		    bl[i] - greedy_length(d, n, i) };
 
 		if (!touches(tk, set) || head[i] < T)
 			continue;
@@ -190,7 +182,8 @@ wbound_same(const struct fprob *x, const struct fprob *y)
 	for (i = 0; i < x->n; i++) {
 		const struct fptask *a = &x->t[i], *b = &y->t[i];
 
-		if (a->len != b->len || a->span != b->span || a->rel != b->rel ||
+		if (a->len != b->len || a->span != b->span ||
+		    a->rel != b->rel ||
 		    a->tail != b->tail ||
 		    label(lx, 64, a->a) != label(ly, 64, b->a) ||
 		    label(lx, 64, a->b) != label(ly, 64, b->b))

@@ -94,10 +94,9 @@ pick(const char *arg, const char *const *names, const char *what)
 static double
 seconds_arg(const char *arg)
 {
-	char *end;
-	double v = strtod(arg, &end);
+	double v;
 
-	if (*arg == '\0' || *end != '\0' || !(v > 0) || v > 1e9) {
+	if (units_parse_seconds(arg, &v) != NULL || v > 1e9) {
 		warnmsg("-T %s: not a positive number of seconds", arg);
 		usage();
 	}

@@ -267,7 +267,7 @@ parse_args(struct args *a, int argc, char **argv)
 		{ "verbose",	no_argument,	   NULL, 'v' },
 		{ NULL, 0, NULL, 0 }
 	};
-	char *end;
+	const char *msg;
 	int ch, i;
 
 	*a = (struct args){ .fabric = -1 };
@@ -297,11 +297,9 @@ parse_args(struct args *a, int argc, char **argv)
 			a->verbose = 1;
 			break;
 		case 'T':
-			a->time_limit = strtod(optarg, &end);
-			if (*optarg == '\0' || *end != '\0' ||
-			    !(a->time_limit > 0)) {
-				warnmsg("-T %s: not a positive number of "
-				    "seconds", optarg);
+			if ((msg = units_parse_seconds(optarg,
+			    &a->time_limit)) != NULL) {
+				warnmsg("-T %s: %s", optarg, msg);
 				usage();
 			}
 			break;
