@@ -517,6 +517,7 @@ cbc_params(Cbc_Model *cm, const struct milp_opts *o)
 	Cbc_setParameter(cm, "log", o->verbose ? "1" : "0");
 	Cbc_setParameter(cm, "threads", "0");
 	Cbc_setParameter(cm, "timeMode", "elapsed");
+	Cbc_setParameter(cm, "preprocess", "off");
 	if (o->limit > 0) {
 		snprintf(buf, sizeof(buf), "%.6g", o->limit);
 		Cbc_setParameter(cm, "sec", buf);
