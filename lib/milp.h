@@ -31,7 +31,9 @@
  *		abort callback, which it polls often: it ends within
  *		milliseconds.  It has no MIP start: start only serves
  *		as the fallback above.  No bound unless OPTIMAL.
- *   "cbc"	CBC 2.10: one thread, limit in wall-clock time, start
+ *   "cbc"	CBC 2.10 without its preprocessing (CglPreProcess
+ *		crashed now and then, SEGV, on Flux window models under
+ *		a time limit): one thread, limit in wall-clock time, start
  *		as its MIP start (the integer columns; it recomputes the
  *		others), bound its best possible value.  Its C interface
  *		cannot be interrupted: stop is checked where it calls
