@@ -30,6 +30,8 @@ ASAN_FLAGS =	-O1 -g -fsanitize=address,undefined \
 		-fno-sanitize-recover=all -fno-omit-frame-pointer
 
 TOOLS =		tracegen dagbuild fluxsolve rotorsched ocssim report
+# report(1) is built from more than one file: tools/report_*.c.
+REPORT_PARTS =	report_runs report_plot report_gantt
 LIBSRC =	$(wildcard lib/*.c)
 UNITSRC =	$(wildcard tests/unit/test_*.c)
 
@@ -37,7 +39,7 @@ UNITSRC =	$(wildcard tests/unit/test_*.c)
 PKGS =		gcc make pkg-config libmsgpack-dev liblpsolve55-dev \
 		coinor-libcbc-dev lp-solve coinor-cbc bats bats-assert \
 		bats-support gnuplot-nox libxml2-utils groff-base bsdutils \
-		perl jq
+		perl jq file
 
 B =		build
 BINS =		$(TOOLS:%=$(B)/bin/%)
@@ -74,7 +76,7 @@ $(B)/obj/%.o: lib/%.c lib/*.h
 	@mkdir -p $(@D)
 	$(call say,CC)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-$(B)/obj/tools/%.o: tools/%.c lib/*.h
+$(B)/obj/tools/%.o: tools/%.c lib/*.h tools/*.h
 	@mkdir -p $(@D)
 	$(call say,CC)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
@@ -86,12 +88,17 @@ $(B)/bin/%: $(B)/obj/tools/%.o $(B)/libfluxocs.a
 	@mkdir -p $(@D)
 	$(call say,LD)$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
 
+$(B)/bin/report: $(B)/obj/tools/report.o \
+    $(REPORT_PARTS:%=$(B)/obj/tools/%.o) $(B)/libfluxocs.a
+	@mkdir -p $(@D)
+	$(call say,LD)$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
+
 # The sanitizer build: same sources, its own objects.
 $(B)/asan/obj/%.o: lib/%.c lib/*.h
 	@mkdir -p $(@D)
 	$(call say,CC)$(CC) $(ALL_CFLAGS) $(ASAN_FLAGS) -c -o $@ $<
 
-$(B)/asan/obj/tools/%.o: tools/%.c lib/*.h
+$(B)/asan/obj/tools/%.o: tools/%.c lib/*.h tools/*.h
 	@mkdir -p $(@D)
 	$(call say,CC)$(CC) $(ALL_CFLAGS) $(ASAN_FLAGS) -c -o $@ $<
 
@@ -100,6 +107,11 @@ $(B)/asan/libfluxocs.a: $(LIBSRC:lib/%.c=$(B)/asan/obj/%.o)
 	$(call say,AR)ar rcs $@ $^
 
 $(B)/asan/bin/%: $(B)/asan/obj/tools/%.o $(B)/asan/libfluxocs.a
+	@mkdir -p $(@D)
+	$(call say,LD)$(CC) $(ASAN_FLAGS) -o $@ $^ $(LIBS)
+
+$(B)/asan/bin/report: $(B)/asan/obj/tools/report.o \
+    $(REPORT_PARTS:%=$(B)/asan/obj/tools/%.o) $(B)/asan/libfluxocs.a
 	@mkdir -p $(@D)
 	$(call say,LD)$(CC) $(ASAN_FLAGS) -o $@ $^ $(LIBS)
 
@@ -124,13 +136,12 @@ check: deps
 traces: tools
 	@pipelines/make-traces $(B)/bin
 
+# The Flux study (pipelines/study): its runs side by side, one per
+# processor, then the table, the plots and the timelines.
 demo: all
-	@pipelines/demo
+	@pipelines/study
 
-# The baselines on the paper's workloads, and the simulator benchmark.
-baselines: all
-	@pipelines/baselines
-
+# The benchmarks of the simulator and of fluxsolve.
 bench: all
 	@pipelines/bench-ocssim
 
@@ -139,19 +150,21 @@ bench-flux: all
 
 install: all
 	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANPREFIX)/man1 \
-	    $(DESTDIR)$(MANPREFIX)/man5
+	    $(DESTDIR)$(MANPREFIX)/man5 $(DESTDIR)$(MANPREFIX)/man7
 	cp $(BINS) $(DESTDIR)$(PREFIX)/bin/
 	cp man/man1/*.1 $(DESTDIR)$(MANPREFIX)/man1/
 	cp man/man5/*.5 $(DESTDIR)$(MANPREFIX)/man5/
+	cp man/man7/*.7 $(DESTDIR)$(MANPREFIX)/man7/
 
 uninstall:
 	cd $(DESTDIR)$(PREFIX)/bin && rm -f $(TOOLS)
 	rm -f $(TOOLS:%=$(DESTDIR)$(MANPREFIX)/man1/%.1) \
-	    $(DESTDIR)$(MANPREFIX)/man5/fluxocs.5
+	    $(DESTDIR)$(MANPREFIX)/man5/fluxocs.5 \
+	    $(DESTDIR)$(MANPREFIX)/man7/fluxocs.7
 
 clean:
 	rm -rf $(B)
 
-.PHONY: all tools deps asan check traces demo baselines bench bench-flux \
+.PHONY: all tools deps asan check traces demo bench bench-flux \
 	install uninstall clean
 .SECONDARY:

@@ -173,7 +173,7 @@ ring_ar() {
 
 @test "ocssim: the paper's workload runs on the ideal fabric and its stream passes through" {
 	ocssim -f ideal < "$TOP/traces/llama3-8b-l8-tp4-dp2.dag.msgpack" > out.mp
-	run bash -c "report out.mp | tail -1"
+	run bash -c "report -s out.mp | tail -1"
 	assert_output '  records: header 3, workload 1, net 1, task 1920, result 1, gpustat 8, end 1'
 	# golden value of this deterministic run; it must also exceed the
 	# compute of every GPU (92.5 ms: 8 layers x 11.56 ms)

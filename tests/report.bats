@@ -1,5 +1,6 @@
 #!/usr/bin/env bats
-# report: looking inside streams (--dump) and summarising them.
+# report: tables of runs, CSV, JSON, plots, and looking inside streams
+# (--dump, --summary).  The timeline (-g) has its own suite.
 
 load helpers
 
@@ -31,7 +32,7 @@ load helpers
 }
 
 @test "report: the summary names the tools, workload and network" {
-	run report "$DATA/dagbuild-l1-t2-d2.msgpack"
+	run report -s "$DATA/dagbuild-l1-t2-d2.msgpack"
 	assert_success
 	assert_output "stream: $DATA/dagbuild-l1-t2-d2.msgpack
   made by: tracegen -l 1 -t 2 -d 2
@@ -79,7 +80,7 @@ load helpers
 
 @test "report: the summary refuses an unknown major version; --dump shows it" {
 	echo '{"type":"header","format":"fluxocs","version":9,"tool":"x"}' | mk v.mp
-	run report v.mp
+	run report -s v.mp
 	assert_failure 1
 	assert_output --partial 'stream format version 9 is not supported'
 	run report --dump v.mp
@@ -87,7 +88,7 @@ load helpers
 }
 
 @test "report: a failing later file keeps the output of earlier ones" {
-	run bash -c "report '$DATA/dagbuild-l1-t2-d2.msgpack' nosuch.mp > out.txt"
+	run bash -c "report -s '$DATA/dagbuild-l1-t2-d2.msgpack' nosuch.mp > out.txt"
 	assert_failure 1
 	run head -1 out.txt
 	assert_output "stream: $DATA/dagbuild-l1-t2-d2.msgpack"
@@ -96,13 +97,182 @@ load helpers
 @test "report: the summary shows the schedule and the result" {
 	set -o pipefail
 	rotorsched -m rotor -f vlb < "$TOP/traces/llama3-8b-l8-tp4-dp2.dag.msgpack" | ocssim > out.mp
-	run bash -c "report out.mp | grep -E '^  (schedule|result):'"
+	run bash -c "report -s out.mp | grep -E '^  (schedule|result):'"
 	assert_output '  schedule: rotor, periodic every 400us, forwarding vlb
   result: iteration 154.886ms, peak NIC buffer 127.108MiB, 10836 reconfigurations (fabric schedule, scheduler rotor)'
 }
 
 @test "report: the summary shows a solve record" {
 	fluxsolve -m greedy < "$TOP/traces/llama3-8b-l8-tp4-dp2.dag.msgpack" > f.mp
-	run bash -c "report f.mp | grep '^  solve:'"
+	run bash -c "report -s f.mp | grep '^  solve:'"
 	assert_output '  solve: greedy, feasible, makespan 109.226ms, lower bound 109.2ms, gap 0.02%'
+}
+
+# The golden runs: one DAG (1 layer, TP2 x DP2, tau 10us) on the ideal
+# fabric, under the greedy, RotorNet direct and BvN.
+golden() {
+	(cd "$DATA" && report "$@" run-ideal.msgpack run-greedy.msgpack \
+	    run-rotor.msgpack run-bvn.msgpack)
+}
+
+@test "report: the table of the golden runs matches" {
+	run golden
+	assert_success
+	assert_output "$(cat "$DATA/report-table.txt")"
+	assert_line --index 2 --regexp '^llama3-8b 1L tp2 dp2 +greedy +10us +26\.314 ms +1\.06 +1\.00 +120\.0 MiB +2 +optimal +0\.000% +run-greedy\.msgpack$'
+}
+
+@test "report: --csv and --json of the golden runs match, and parse" {
+	golden --csv > out.csv
+	cmp out.csv "$DATA/report.csv"
+	golden --json > out.json
+	cmp out.json "$DATA/report.json"
+	run bash -c "jq -r '[.scheduler, .makespan_ps, .x_ideal] | @csv' out.json"
+	assert_line --index 1 '"greedy",26314499939,1.0572999699069112'
+	run awk -F, '{ print NF }' out.csv
+	assert_output "$(printf '17\n%.0s' 1 2 3 4 5)"
+}
+
+@test "report: the golden runs still come from the tools" {
+	set -o pipefail
+	tracegen -l 1 -t 2 -d 2 | dagbuild -r 10us > dag.mp
+	ocssim -f ideal < dag.mp > run-ideal.msgpack
+	fluxsolve -m greedy < dag.mp | ocssim > run-greedy.msgpack
+	rotorsched -m rotor -f direct < dag.mp | ocssim > run-rotor.msgpack
+	rotorsched -m bvn < dag.mp | ocssim > run-bvn.msgpack
+	report run-ideal.msgpack run-greedy.msgpack run-rotor.msgpack \
+	    run-bvn.msgpack > table.txt
+	cmp table.txt "$DATA/report-table.txt"
+}
+
+# run FILE TAU MAKESPAN FABRIC SCHEDULER [TASK]: a hand-made run.
+run_stream() {
+	{
+		hdr
+		echo '{"type":"workload","model":"m","layers":2,"tp":1,"dp":2}'
+		echo '{"type":"net","gpus":2,"switches":1,"bandwidth_bps":800000000000,"reconfig_ps":'"$2"'}'
+		echo "{\"type\":\"task\",\"id\":0,\"kind\":\"compute\",\"deps\":[],\"gpu\":0,\"duration_ps\":${6:-5}}"
+		if [ "$4" = schedule ]; then
+			echo "{\"type\":\"schedule\",\"scheduler\":\"$5\",\"forwarding\":\"direct\"}"
+		fi
+		echo "{\"type\":\"result\",\"makespan_ps\":$3,\"peak_buffer_bytes\":3145728,\"reconfigs\":7,\"fabric\":\"$4\",\"scheduler\":\"$5\"}"
+	} | mk "$1"
+}
+
+@test "report: runs relate to the ideal run of their DAG at any tau and the best run at their tau" {
+	run_stream a.mp 1000000 212000000 schedule rotor
+	run_stream b.mp 10000000 400000000 schedule rotor
+	run_stream c.mp 1000000 100000000 ideal none
+	run_stream d.mp 1000000 300000000 schedule rotor 6
+	run_stream e.mp 1000000 106000000 schedule bvn
+	run report --csv a.mp b.mp c.mp d.mp e.mp
+	assert_success
+	# sorted by DAG, then tau, then order; d.mp has another DAG and no
+	# ideal run
+	assert_output 'file,model,layers,tp,dp,pp,scheduler,mode,tau_ps,makespan_ps,x_ideal,x_best,peak_buffer_bytes,reconfigs,status,gap,bound_ps
+a.mp,m,2,1,2,1,rotor,direct,1000000,212000000,2.1200000000000001,2,3145728,7,,,
+c.mp,m,2,1,2,1,ideal,,1000000,100000000,1,0.94339622641509435,3145728,7,,,
+e.mp,m,2,1,2,1,bvn,direct,1000000,106000000,1.0600000000000001,1,3145728,7,,,
+b.mp,m,2,1,2,1,rotor,direct,10000000,400000000,4,1,3145728,7,,,
+d.mp,m,2,1,2,1,rotor,direct,1000000,300000000,,1,3145728,7,,,'
+	run report a.mp c.mp
+	assert_output 'workload      scheduler     tau   iteration  x ideal  x best  peak buffer  reconfigs  solve  gap  file
+m 2L tp1 dp2  rotor/direct  1us  212.000 us     2.12    1.00      3.0 MiB          7  -        -  a.mp
+m 2L tp1 dp2  ideal         1us  100.000 us     1.00    0.47      3.0 MiB          7  -        -  c.mp'
+}
+
+@test "report: a stream without a result is a row of dashes; without a workload too" {
+	run report "$DATA/dagbuild-l1-t2-d2.msgpack"
+	assert_success
+	assert_line --index 1 --regexp '^llama3-8b 1L tp2 dp2 +- +10us +- +- +- +- +- +- +- +/'
+	hdr | mk h.mp
+	run report --json h.mp
+	assert_output '{"file":"h.mp","model":null,"layers":null,"tp":null,"dp":null,"pp":null,"scheduler":null,"mode":null,"tau_ps":null,"makespan_ps":null,"x_ideal":null,"x_best":null,"peak_buffer_bytes":null,"reconfigs":null,"status":null,"gap":null,"bound_ps":null}'
+}
+
+@test "report: the table is whole or absent: a bad later file prints nothing" {
+	run bash -c "report '$DATA/run-ideal.msgpack' nosuch.mp > out.txt"
+	assert_failure 1
+	assert_output 'report: nosuch.mp: No such file or directory'
+	[ ! -s out.txt ]
+	head -c 500 "$DATA/run-rotor.msgpack" > cut.mp
+	run report --csv "$DATA/run-ideal.msgpack" cut.mp
+	assert_failure 1
+	assert_output --regexp '^report: cut.mp: byte [0-9]+: truncated record: input ends at byte 500$'
+}
+
+@test "report: a result record without its keys is refused" {
+	{ hdr; echo '{"type":"result","makespan_ps":5}'; } | mk r.mp
+	run report r.mp
+	assert_failure 1
+	assert_output --partial 'peak_buffer_bytes'
+}
+
+@test "report: tables to a full disk are an error" {
+	for o in "" --csv --json; do
+		run bash -c "report $o '$DATA/run-ideal.msgpack' > /dev/full"
+		assert_failure 1
+		assert_output --partial 'report: write error'
+	done
+}
+
+@test "report: -p draws PNG and SVG plots and names them" {
+	mkdir figs
+	cd "$DATA"
+	run report -p "$T/figs/s" run-ideal.msgpack run-greedy.msgpack \
+	    run-rotor.msgpack run-bvn.msgpack
+	assert_success
+	assert_output "$T/figs/s-iteration.png
+$T/figs/s-iteration.svg
+$T/figs/s-buffer.png
+$T/figs/s-buffer.svg"
+	cd "$T/figs"
+	for f in s-iteration s-buffer; do
+		run file -b "$f.png"
+		assert_output --regexp '^PNG image data, 560 x 430, '
+		xmllint --noout "$f.svg"
+	done
+	grep -q 'Iteration time against reconfiguration delay' s-iteration.svg
+	grep -q 'rotor/direct' s-iteration.svg
+	grep -q 'peak NIC buffer (MiB)' s-buffer.svg
+}
+
+@test "report: --gnuplot prints the script that -p runs, data included" {
+	cd "$DATA"
+	report -p "$T/a" run-ideal.msgpack run-rotor.msgpack > /dev/null
+	report --gnuplot -p "$T/b" run-ideal.msgpack run-rotor.msgpack > "$T/b.gp"
+	cd "$T"
+	run grep -A2 '^\$d0_1 << EOD$' b.gp
+	assert_output '$d0_1 << EOD
+10.000000 30.231120 120.003906
+EOD'
+	gnuplot b.gp
+	for f in iteration.svg iteration.png buffer.svg buffer.png; do
+		cmp "a-$f" "b-$f"
+	done
+}
+
+@test "report: nothing to plot, or nowhere to put it, is an error" {
+	run report -p x "$DATA/dagbuild-l1-t2-d2.msgpack"
+	assert_failure 1
+	assert_output 'report: nothing to plot: no simulated run with a reconfiguration delay above 0'
+	run report -p nosuch/dir/x "$DATA/run-ideal.msgpack"
+	assert_failure 1
+	assert_line --partial 'report: gnuplot failed'
+}
+
+@test "report: conflicting options exit 2" {
+	for o in "-c -j" "-d -s" "--gnuplot" "-w 1ms:2ms" "-g -c" "-p x -g"; do
+		run report $o "$DATA/run-ideal.msgpack"
+		[ "$status" -eq 2 ] || fail "report $o exited $status"
+		assert_line --partial 'usage: report'
+	done
+	run report -g "$DATA/run-ideal.msgpack" "$DATA/run-rotor.msgpack"
+	assert_failure 2
+	run report -g -w 2ms:1ms
+	assert_failure 2
+	assert_line 'report: -w 2ms:1ms: the window ends before it starts'
+	run report -g -w 5
+	assert_failure 2
+	assert_line 'report: -w wants FROM:TO, such as 100ms:110ms'
 }

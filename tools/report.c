@@ -17,6 +17,7 @@
 #include "header.h"
 #include "json.h"
 #include "net.h"
+#include "report.h"
 #include "rec.h"
 #include "stream.h"
 #include "units.h"
@@ -29,7 +30,9 @@ struct tally {
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: report [-d] [file ...]\n");
+	fprintf(stderr, "usage: report [-c | -d | -j | -s | -p prefix "
+	    "[--gnuplot]] [file ...]\n"
+	    "       report -g [-w from:to] [file]\n");
 	exit(2);
 }
 
@@ -229,20 +232,41 @@ summary(struct stream_reader *rd, char *err, size_t n)
 	return 0;
 }
 
+enum mode { TABLE, SUMMARY, DUMP, CSV, JSON, PLOT, GNUPLOT, GANTT };
+
+static FILE *
+open_in(const char *path)
+{
+	FILE *fp;
+
+	if (strcmp(path, "-") == 0)
+		return stdin;
+	if ((fp = fopen(path, "rb")) == NULL)
+		die("%s: %s", path, strerror(errno));
+	return fp;
+}
+
+/* Read, show or gather one stream: fail on the first error. */
 static void
-one(const char *path, int dumping)
+one(const char *path, enum mode m, struct runs *runs,
+    const struct gantt_opts *go)
 {
 	struct stream_reader *rd;
-	FILE *fp = stdin;
+	FILE *fp = open_in(path);
 	char err[400];
+	int rc;
 
-	if (strcmp(path, "-") != 0 && (fp = fopen(path, "rb")) == NULL)
-		die("%s: %s", path, strerror(errno));
-	if ((rd = stream_open(fp, strcmp(path, "-") ? path : "stdin")) ==
-	    NULL)
+	if ((rd = stream_open(fp, fp == stdin ? "stdin" : path)) == NULL)
 		die("out of memory");
-	if ((dumping ? dump(rd, err, sizeof(err)) : summary(rd, err,
-	    sizeof(err))) < 0) {
+	if (m == DUMP)
+		rc = dump(rd, err, sizeof(err));
+	else if (m == SUMMARY)
+		rc = summary(rd, err, sizeof(err));
+	else if (m == GANTT)
+		rc = gantt_write(stdout, rd, go, err, sizeof(err));
+	else
+		rc = runs_read(runs, rd, path, err, sizeof(err));
+	if (rc < 0) {
 		fflush(stdout);
 		die("%s", err);
 	}
@@ -252,29 +276,124 @@ one(const char *path, int dumping)
 	fflush(stdout);		/* a later failure keeps this file's output */
 }
 
+static void
+setmode(enum mode *m, enum mode to)
+{
+	if (*m != TABLE && *m != to)
+		usage();
+	*m = to;
+}
+
+static void
+window(const char *arg, struct gantt_opts *go)
+{
+	const char *colon = strchr(arg, ':'), *e;
+	char from[64];
+
+	if (colon == NULL || (size_t)(colon - arg) >= sizeof(from)) {
+		warnmsg("-w wants FROM:TO, such as 100ms:110ms");
+		usage();
+	}
+	memcpy(from, arg, colon - arg);
+	from[colon - arg] = '\0';
+	if ((e = units_parse_time(from, &go->from_ps)) != NULL ||
+	    (e = units_parse_time(colon + 1, &go->to_ps)) != NULL) {
+		warnmsg("-w %s: %s", arg, e);
+		usage();
+	}
+	if (go->to_ps <= go->from_ps) {
+		warnmsg("-w %s: the window ends before it starts", arg);
+		usage();
+	}
+}
+
+static void
+output(enum mode m, struct runs *runs, const char *prefix)
+{
+	char err[400];
+	int rc = 0;
+
+	runs_relate(runs);
+	if (m == TABLE)
+		rc = runs_table(stdout, runs);
+	else if (m == CSV)
+		rc = runs_csv(stdout, runs);
+	else if (m == JSON)
+		rc = runs_json(stdout, runs);
+	else if (m == GNUPLOT)
+		rc = plot_script(stdout, runs, prefix);
+	else if (m == PLOT && plot_draw(runs, prefix, err, sizeof(err)) != 0)
+		die("%s", err);
+	if (rc != 0)
+		die("write error: %s", strerror(errno));
+}
+
 int
 main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		{ "csv", no_argument, NULL, 'c' },
 		{ "dump", no_argument, NULL, 'd' },
+		{ "gantt", no_argument, NULL, 'g' },
+		{ "gnuplot", no_argument, NULL, 'G' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "plot", required_argument, NULL, 'p' },
+		{ "summary", no_argument, NULL, 's' },
+		{ "window", required_argument, NULL, 'w' },
 		{ NULL, 0, NULL, 0 }
 	};
-	int ch, dumping = 0, i;
+	struct gantt_opts go = { 0, 0, 1000 };
+	struct runs runs = { NULL, 0, 0 };
+	const char *prefix = NULL;
+	enum mode m = TABLE;
+	int ch, i, gnu = 0, win = 0;
 
 	die_init("report");
-	while ((ch = getopt_long(argc, argv, "d", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "cdgjp:sw:", longopts, NULL)) !=
+	    -1) {
 		switch (ch) {
+		case 'c':
+			setmode(&m, CSV);
+			break;
 		case 'd':
-			dumping = 1;
+			setmode(&m, DUMP);
+			break;
+		case 'g':
+			setmode(&m, GANTT);
+			break;
+		case 'G':
+			gnu = 1;
+			break;
+		case 'j':
+			setmode(&m, JSON);
+			break;
+		case 'p':
+			setmode(&m, PLOT);
+			prefix = optarg;
+			break;
+		case 's':
+			setmode(&m, SUMMARY);
+			break;
+		case 'w':
+			window(optarg, &go);
+			win = 1;
 			break;
 		default:
 			usage();
 		}
 	}
+	if ((gnu && m != PLOT) || (win && m != GANTT) ||
+	    (m == GANTT && argc - optind > 1))
+		usage();
+	if (gnu)
+		m = GNUPLOT;
 	if (optind == argc)
-		one("-", dumping);
+		one("-", m, &runs, &go);
 	for (i = optind; i < argc; i++)
-		one(argv[i], dumping);
+		one(argv[i], m, &runs, &go);
+	if (m != DUMP && m != SUMMARY && m != GANTT)
+		output(m, &runs, prefix);
+	runs_free(&runs);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		die("write error: %s", strerror(errno));
 	return 0;

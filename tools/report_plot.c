@@ -1,0 +1,280 @@
+/*
+ * report_plot.c: iteration time and peak NIC buffer against tau,
+ * through gnuplot(1).
+ *
+ * plot_script() writes a whole gnuplot script, data included, that
+ * draws prefix-iteration and prefix-buffer as PNG and SVG: one panel
+ * per DAG (see report_runs.c), one line per scheduler and mode, the
+ * same colour for a scheduler in every panel, the ideal fabric dashed.
+ * plot_draw() feeds that script to gnuplot and prints the names of the
+ * files it made.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "die.h"
+#include "report.h"
+
+#define NAMESZ	64
+#define PANEL_W	560
+#define PANEL_H	400
+
+struct names {
+	char	(*v)[NAMESZ];
+	size_t	 n, cap;
+};
+
+static size_t
+name_index(struct names *nm, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < nm->n; i++)
+		if (strcmp(nm->v[i], s) == 0)
+			return i;
+	xgrow(&nm->v, &nm->cap, nm->n + 1, sizeof(*nm->v));
+	snprintf(nm->v[nm->n], NAMESZ, "%s", s);
+	return nm->n++;
+}
+
+static int
+plotted(const struct run *u)
+{
+	return u->has_result && u->has_net;
+}
+
+/* A string in gnuplot's single quotes, in which only ' is special. */
+static void
+quote(FILE *fp, const char *s)
+{
+	putc('\'', fp);
+	for (; *s != '\0'; s++) {
+		if (*s == '\'')
+			putc('\'', fp);
+		putc(*s, fp);
+	}
+	putc('\'', fp);
+}
+
+/* Datablock $dG_S: tau (us), iteration (ms), buffer (MiB). */
+static void
+data(FILE *fp, const struct runs *rs, size_t g, const char *series,
+    size_t si)
+{
+	char buf[NAMESZ];
+	size_t i;
+
+	fprintf(fp, "$d%zu_%zu << EOD\n", g, si);
+	for (i = 0; i < rs->n; i++) {
+		const struct run *u = &rs->v[i];
+
+		if (u->group != g || !plotted(u) ||
+		    strcmp(runs_series(u, buf, sizeof(buf)), series) != 0)
+			continue;
+		fprintf(fp, "%.6f %.6f %.6f\n", u->tau_ps / 1e6,
+		    u->makespan_ps / 1e9, u->buffer_bytes / 1048576.0);
+	}
+	fputs("EOD\n", fp);
+}
+
+/* Each panel: its DAG's group, its title, the series it holds. */
+struct panel {
+	size_t	 group;
+	char	 title[NAMESZ];
+	int	 has[32];
+	double	 lo[3], hi[3];	/* tau (us), iteration (ms), buffer (MiB) */
+};
+
+static void
+extend(struct panel *p, const struct run *u)
+{
+	double v[3];
+	int i;
+
+	v[0] = u->tau_ps / 1e6;
+	v[1] = u->makespan_ps / 1e9;
+	v[2] = u->buffer_bytes / 1048576.0;
+	for (i = 0; i < 3; i++) {
+		if (p->lo[i] == 0 || v[i] < p->lo[i])
+			p->lo[i] = v[i];
+		if (v[i] > p->hi[i])
+			p->hi[i] = v[i];
+	}
+}
+
+/* Autoscaling, unless a range is one value: gnuplot warns of those. */
+static void
+range(FILE *fp, char axis, double lo, double hi)
+{
+	if (lo > 0 && lo == hi)
+		fprintf(fp, "set %crange [%g:%g]\n", axis, lo / 2, hi * 2);
+	else
+		fprintf(fp, "set autoscale %c\n", axis);
+}
+
+static size_t
+panels(const struct runs *rs, struct names *nm, struct panel *p, size_t max)
+{
+	char buf[NAMESZ];
+	size_t i, np = 0, s;
+
+	for (i = 0; i < rs->n; i++) {
+		const struct run *u = &rs->v[i];
+
+		if (!plotted(u))
+			continue;
+		if (np == 0 || p[np - 1].group != u->group) {
+			if (np == max)
+				return np;
+			memset(&p[np], 0, sizeof(p[np]));
+			p[np].group = u->group;
+			runs_workload(u, p[np].title, NAMESZ);
+			np++;
+		}
+		extend(&p[np - 1], u);
+		s = name_index(nm, runs_series(u, buf, sizeof(buf)));
+		if (s < 32)
+			p[np - 1].has[s] = 1;
+	}
+	return np;
+}
+
+static void
+figure(FILE *fp, const struct panel *p, size_t np, const struct names *nm,
+    const char *prefix, int buffer, int svg)
+{
+	size_t cols = np < 3 ? np : 3, rows = (np + cols - 1) / cols, i, s;
+	const char *sep;
+	char out[4096];
+
+	fprintf(fp, "set terminal %s size %zu,%zu font 'sans,%d' noenhanced\n",
+	    svg ? "svg" : "pngcairo", PANEL_W * cols, PANEL_H * rows + 30,
+	    svg ? 12 : 10);
+	snprintf(out, sizeof(out), "%s-%s.%s", prefix,
+	    buffer ? "buffer" : "iteration", svg ? "svg" : "png");
+	fputs("set output ", fp);
+	quote(fp, out);
+	fprintf(fp, "\nset ylabel '%s'\n", buffer ? "peak NIC buffer (MiB)" :
+	    "iteration time (ms)");
+	fprintf(fp, "set multiplot layout %zu,%zu title '%s'\n", rows, cols,
+	    buffer ? "Peak NIC buffer against reconfiguration delay" :
+	    "Iteration time against reconfiguration delay");
+	for (i = 0; i < np; i++) {
+		range(fp, 'x', p[i].lo[0], p[i].hi[0]);
+		range(fp, 'y', p[i].lo[buffer + 1], p[i].hi[buffer + 1]);
+		fputs("set title ", fp);
+		quote(fp, p[i].title);
+		fputs("\nplot", fp);
+		for (s = 0, sep = " "; s < nm->n && s < 32; s++) {
+			if (!p[i].has[s])
+				continue;
+			fprintf(fp, "%s$d%zu_%zu using 1:%d with linespoints "
+			    "ls %zu title ", sep, p[i].group, s, buffer ? 3 : 2,
+			    s + 1);
+			quote(fp, nm->v[s]);
+			sep = ", \\\n    ";
+		}
+		putc('\n', fp);
+	}
+	fputs("unset multiplot\nset output\n", fp);
+}
+
+static void
+styles(FILE *fp, const struct names *nm)
+{
+	static const char *const colours[] = {
+		"#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e",
+		"#e6ab02", "#a6761d", "#666666"
+	};
+	size_t s, k = 0;
+
+	for (s = 0; s < nm->n && s < 32; s++) {
+		if (strcmp(nm->v[s], "ideal") == 0)
+			fprintf(fp, "set style line %zu lc rgb 'black' dt 2 "
+			    "lw 1.5 pt 0\n", s + 1);
+		else {
+			fprintf(fp, "set style line %zu lc rgb '%s' lw 1.5 "
+			    "pt %zu ps 0.8\n", s + 1, colours[k % 8],
+			    k % 6 + 5);
+			k++;
+		}
+	}
+}
+
+int
+plot_script(FILE *fp, const struct runs *rs, const char *prefix)
+{
+	struct names nm = { NULL, 0, 0 };
+	struct panel p[12];
+	size_t np, i, s;
+	int b, svg;
+
+	np = panels(rs, &nm, p, 12);
+	fputs("# Made by report(1): iteration time and peak NIC buffer\n"
+	    "# against the reconfiguration delay tau.\n", fp);
+	for (i = 0; i < np; i++)
+		for (s = 0; s < nm.n && s < 32; s++)
+			if (p[i].has[s])
+				data(fp, rs, p[i].group, nm.v[s], s);
+	styles(fp, &nm);
+	fputs("set logscale xy\nset grid\nset key top left\n"
+	    "set format x '%g'\nset format y '%g'\n"
+	    "set xlabel 'reconfiguration delay tau (us)'\n", fp);
+	for (b = 0; b < 2; b++)
+		for (svg = 0; svg < 2; svg++)
+			if (np > 0)
+				figure(fp, p, np, &nm, prefix, b, svg);
+	free(nm.v);
+	return ferror(fp) ? -1 : 0;
+}
+
+static int
+no_runs(const struct runs *rs)
+{
+	size_t i;
+
+	for (i = 0; i < rs->n; i++)
+		if (plotted(&rs->v[i]) && rs->v[i].tau_ps > 0)
+			return 0;
+	return 1;
+}
+
+int
+plot_draw(const struct runs *rs, const char *prefix, char *err, size_t n)
+{
+	static const char *const figs[] = { "iteration", "buffer" };
+	void (*old)(int);
+	FILE *gp;
+	int st, werr;
+	size_t f;
+
+	if (no_runs(rs)) {
+		snprintf(err, n, "nothing to plot: no simulated run with a "
+		    "reconfiguration delay above 0");
+		return -1;
+	}
+	fflush(stdout);
+	old = signal(SIGPIPE, SIG_IGN);	/* a dead gnuplot is an error */
+	if ((gp = popen("gnuplot", "w")) == NULL) {
+		signal(SIGPIPE, old);
+		snprintf(err, n, "gnuplot: %s", strerror(errno));
+		return -1;
+	}
+	werr = plot_script(gp, rs, prefix) != 0 || fflush(gp) != 0;
+	st = pclose(gp);
+	signal(SIGPIPE, old);
+	if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0 || werr) {
+		snprintf(err, n, "gnuplot failed%s", WIFEXITED(st) &&
+		    WEXITSTATUS(st) == 127 ? ": is gnuplot (gnuplot-nox) "
+		    "installed?" : "");
+		return -1;
+	}
+	for (f = 0; f < 2; f++)
+		printf("%s-%s.png\n%s-%s.svg\n", prefix, figs[f], prefix,
+		    figs[f]);
+	return 0;
+}
