@@ -1,0 +1,82 @@
+# The runs of the Flux study as make targets, so that make -j runs them
+# side by side.  pipelines/study drives it; to run it by hand:
+#	make -f pipelines/study.mk -j2 BIN=build/bin OUT=results/study
+# Every run is a plain pipeline of the tools whose output stream is
+# saved as $(OUT)/l<layers>-tau<tau>-<scheduler>.msgpack; the DAG each
+# run starts from is $(OUT)/l<layers>-tau<tau>.dag.msgpack.  A stream
+# is written under a temporary name and renamed when whole, so an
+# interrupted study resumes where it stopped; a stream is made again
+# when a tool it comes from is rebuilt, not when the options change
+# (remove the folder for that).  ocssim -t keeps the task times, for
+# report -g.
+
+BIN ?=		build/bin
+OUT ?=		results/study
+LAYERS ?=	8 16
+TAUS ?=		1us 10us 100us 1ms
+SCHEDULERS ?=	ideal flux rotor-direct rotor-vlb bvn
+TP ?=		4
+DP ?=		2
+FLUXSOLVE_ARGS ?=
+
+SHELL =		/bin/bash
+.SHELLFLAGS =	-o pipefail -ec
+
+CASES :=	$(foreach l,$(LAYERS),$(foreach t,$(TAUS),l$(l)-tau$(t)))
+RUNS :=		$(foreach c,$(CASES),$(SCHEDULERS:%=$(OUT)/$(c)-%.msgpack))
+NRUNS :=	$(words $(RUNS))
+
+all: $(RUNS)
+
+# say NAME: one line of progress on stderr.
+say =		n=$$(ls $(OUT) | grep -cv '\.dag\.msgpack\|\.tmp$$' || true); \
+		echo "study: [$$n/$(NRUNS)] $(1)" >&2
+
+# fail: a failed pipeline leaves no stream behind.
+fail =		{ rm -f $@.tmp; exit 1; }
+
+# l8-tau100us: 8 layers, tau 100us.
+layers =	$(patsubst l%,%,$(word 1,$(subst -tau, ,$(1))))
+tau =		$(word 2,$(subst -tau, ,$(1)))
+
+$(CASES:%=$(OUT)/%.dag.msgpack): $(OUT)/%.dag.msgpack: $(BIN)/tracegen \
+    $(BIN)/dagbuild
+	@mkdir -p $(OUT)
+	@$(BIN)/tracegen -l $(call layers,$*) -t $(TP) -d $(DP) | \
+	    $(BIN)/dagbuild -r $(call tau,$*) > $@.tmp || $(fail)
+	@mv $@.tmp $@
+
+$(filter %-ideal.msgpack,$(RUNS)): %-ideal.msgpack: %.dag.msgpack $(BIN)/ocssim
+	@$(BIN)/ocssim -f ideal -t < $< > $@.tmp || $(fail)
+	@mv $@.tmp $@; $(call say,$(@F))
+
+$(filter %-flux.msgpack,$(RUNS)): %-flux.msgpack: %.dag.msgpack \
+    $(BIN)/fluxsolve $(BIN)/ocssim
+	@$(BIN)/fluxsolve $(FLUXSOLVE_ARGS) < $< | \
+	    $(BIN)/ocssim -t > $@.tmp || $(fail)
+	@mv $@.tmp $@; $(call say,$(@F))
+
+$(filter %-rotor-direct.msgpack,$(RUNS)): %-rotor-direct.msgpack: \
+    %.dag.msgpack $(BIN)/rotorsched $(BIN)/ocssim
+	@$(BIN)/rotorsched -m rotor -f direct < $< | \
+	    $(BIN)/ocssim -t > $@.tmp || $(fail)
+	@mv $@.tmp $@; $(call say,$(@F))
+
+$(filter %-rotor-vlb.msgpack,$(RUNS)): %-rotor-vlb.msgpack: \
+    %.dag.msgpack $(BIN)/rotorsched $(BIN)/ocssim
+	@$(BIN)/rotorsched -m rotor -f vlb < $< | \
+	    $(BIN)/ocssim -t > $@.tmp || $(fail)
+	@mv $@.tmp $@; $(call say,$(@F))
+
+$(filter %-bvn.msgpack,$(RUNS)): %-bvn.msgpack: %.dag.msgpack \
+    $(BIN)/rotorsched $(BIN)/ocssim
+	@$(BIN)/rotorsched -m bvn < $< | \
+	    $(BIN)/ocssim -t > $@.tmp || $(fail)
+	@mv $@.tmp $@; $(call say,$(@F))
+
+# The runs in table order, for pipelines/study.
+list:
+	@printf '%s\n' $(RUNS)
+
+.PHONY: all list
+.DELETE_ON_ERROR:
