@@ -7,7 +7,8 @@ load helpers
 
 # The pages under test, one a line.
 pages() {
-	ls "$TOP"/man/man1/*.1 "$TOP"/man/man5/*.5 2>/dev/null
+	ls "$TOP"/man/man1/*.1 "$TOP"/man/man5/*.5 "$TOP"/man/man7/*.7 \
+	    2>/dev/null
 }
 
 # examples PAGE: the .Dl lines of the EXAMPLES section as shell commands,
@@ -51,11 +52,12 @@ synopsis_of() {
 	    tr -s ' \n' '  ' | sed 's/^ //; s/ $//'
 }
 
-@test "man: there are pages for every tool and the stream format" {
+@test "man: there are pages for every tool, the stream format and the suite" {
 	local f
 
-	for f in man1/tracegen.1 man1/dagbuild.1 man1/report.1 \
-	    man5/fluxocs.5; do
+	for f in man1/tracegen.1 man1/dagbuild.1 man1/fluxsolve.1 \
+	    man1/rotorsched.1 man1/ocssim.1 man1/report.1 man5/fluxocs.5 \
+	    man7/fluxocs.7; do
 		[ -f "$TOP/man/$f" ] || fail "man/$f is missing"
 	done
 }
