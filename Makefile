@@ -141,6 +141,14 @@ traces: tools
 demo: all
 	@pipelines/study
 
+# The README's figures, from the study's last run.
+FIGURES =	study-iteration.png study-buffer.png timeline-flux.svg \
+		timeline-rotor-direct.svg
+figures:
+	@test -f results/study/timeline-flux.svg || $(MAKE) demo
+	@mkdir -p pipelines/figures
+	cp $(FIGURES:%=results/study/%) pipelines/figures/
+
 # The benchmarks of the simulator and of fluxsolve.
 bench: all
 	@pipelines/bench-ocssim
@@ -165,6 +173,6 @@ uninstall:
 clean:
 	rm -rf $(B)
 
-.PHONY: all tools deps asan check traces demo bench bench-flux \
+.PHONY: all tools deps asan check traces demo figures bench bench-flux \
 	install uninstall clean
 .SECONDARY:
