@@ -29,7 +29,7 @@ NRUNS :=	$(words $(RUNS))
 all: $(RUNS)
 
 # say NAME: one line of progress on stderr.
-say =		n=$$(ls $(OUT) | grep -cv '\.dag\.msgpack\|\.tmp$$' || true); \
+say =		n=$$( (ls $(RUNS) 2>/dev/null || true) | wc -l); \
 		echo "study: [$$n/$(NRUNS)] $(1)" >&2
 
 # fail: a failed pipeline leaves no stream behind.

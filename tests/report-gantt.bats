@@ -93,10 +93,18 @@ rect() {
 	grep -F "$(rect u 64.00 95.00 500.00)>" out.svg
 	grep -F "$(rect r 789.00 107.00 25.00)>" out.svg
 	grep -qF '; 200us to 600us of 1ms<' out.svg
-	report -g -w 2ms:3ms t.mp > out.svg
+	report -g -w 999us:3ms t.mp > out.svg
 	xmllint --noout out.svg
-	run grep -c 'class="[ctur]" x="[0-9]*\.' out.svg
+	run grep -c 'class="[ctr]" x="[0-9]*\.' out.svg
 	assert_output 0
+}
+
+@test "report -g: a window past the end of the run exits 1 and writes nothing (regression)" {
+	tiny t.mp
+	run bash -c "report -g -w 2ms:3ms t.mp > out.svg"
+	assert_failure 1
+	assert_output 'report: t.mp: the window starts after the run ends, at 1ms: nothing to draw'
+	[ ! -s out.svg ]
 }
 
 @test "report -g: a periodic schedule repeats, and darkens ports across periods" {

@@ -205,7 +205,7 @@ m 2L tp1 dp2  ideal         1us  100.000 us     1.00    0.47      3.0 MiB       
 	{ hdr; echo '{"type":"result","makespan_ps":5}'; } | mk r.mp
 	run report r.mp
 	assert_failure 1
-	assert_output --partial 'peak_buffer_bytes'
+	assert_output --regexp '^report: r.mp: byte [0-9]+: result record: missing key "[a-z_]+"$'
 }
 
 @test "report: tables to a full disk are an error" {
@@ -275,4 +275,83 @@ EOD'
 	run report -g -w 5
 	assert_failure 2
 	assert_line 'report: -w wants FROM:TO, such as 100ms:110ms'
+}
+
+@test "report: a name in a stream cannot run gnuplot commands (regression)" {
+	for t in 1000000 10000000; do
+		{
+			hdr
+			echo '{"type":"net","gpus":2,"switches":1,"bandwidth_bps":800000000000,"reconfig_ps":'$t'}'
+			echo '{"type":"schedule","scheduler":"x'"'"'\nsystem \"touch PWNED\"\n"}'
+			echo '{"type":"result","makespan_ps":5000000,"peak_buffer_bytes":10,"reconfigs":1,"fabric":"schedule","scheduler":"x"}'
+		} | mk "t$t.mp"
+	done
+	run report -p o t1000000.mp t10000000.mp
+	assert_success
+	[ ! -e PWNED ] || fail "a stream ran a command"
+	run bash -c "report --gnuplot -p o t1000000.mp t10000000.mp | grep -c system"
+	assert_output 4
+	run bash -c "report --gnuplot -p o t1000000.mp | grep -m1 system"
+	assert_output --partial "title 'x''?system \"touch PWNED\"?/direct'"
+}
+
+@test "report: plots leave out runs at tau 0, draw a buffer of 0, and every DAG and scheduler (regression)" {
+	run_stream z.mp 0 5000000000 schedule rotor 9
+	run_stream a.mp 1000000 6000000000 schedule rotor 5
+	{ hdr; echo '{"type":"net","gpus":2,"switches":1,"bandwidth_bps":800000000000,"reconfig_ps":1000000}'; echo '{"type":"result","makespan_ps":5,"peak_buffer_bytes":0,"reconfigs":0,"fabric":"ideal","scheduler":"none"}'; } | mk zero.mp
+	run report -p o z.mp a.mp zero.mp
+	assert_success
+	xmllint --noout o-buffer.svg
+	for g in $(seq 14); do
+		for s in $(seq 3); do
+			run_stream "d$g-$s.mp" 1000000 $((5000000 + g)) schedule "s$s" "$g"
+		done
+	done
+	run bash -c "report --gnuplot -p o d*.mp | grep -c '^set title'"
+	assert_output 56
+	run bash -c "report --gnuplot -p o d*.mp | grep -c '^\$d[0-9]*_[0-9]* << EOD$'"
+	assert_output 42
+}
+
+@test "report: the table wants whole streams of one run each (regression)" {
+	run report /dev/null
+	assert_failure 1
+	assert_output 'report: /dev/null: empty input: expected a fluxocs stream'
+	echo '{"type":"net","gpus":2,"switches":1,"bandwidth_bps":1,"reconfig_ps":0}' | mk n.mp
+	run report --csv n.mp
+	assert_failure 1
+	assert_output 'report: n.mp: byte 0: stream does not begin with a header record'
+	run_stream a.mp 1000000 6000000000 ideal none
+	report -d a.mp | sed '$d' > a.json
+	{ cat a.json; grep result a.json; } | mk two.mp
+	run report two.mp
+	assert_failure 1
+	assert_output --regexp '^report: two.mp: byte [0-9]+: result record: a second result record: a stream holds one run$'
+	{ hdr; echo '{"type":"workload","model":5}'; } | mk w.mp
+	run report --json w.mp
+	assert_failure 1
+	assert_output --partial 'key "model": expected string, got'
+}
+
+@test "report: JSON and CSV leave out a gap that is not a number (regression)" {
+	{ hdr; echo '{"type":"solve","method":"flux","status":"feasible","bound_ps":1,"gap":1e999}'; } | mk s.mp
+	run report --json s.mp
+	assert_success
+	assert_output --partial '"status":"feasible","gap":null,"bound_ps":1}'
+	run report --csv s.mp
+	assert_line --index 1 --partial ',feasible,,1'
+}
+
+@test "report: long file names are printed whole (regression)" {
+	d=a_rather_long_directory_name_for_results/study
+	mkdir -p "$d"
+	cp "$DATA/run-ideal.msgpack" "$d/run-with-a-long-name-ideal.msgpack"
+	run report "$d/run-with-a-long-name-ideal.msgpack"
+	assert_line --index 1 --partial "  $d/run-with-a-long-name-ideal.msgpack"
+}
+
+@test "report: --gnuplot with nothing to plot exits 1 too" {
+	run report --gnuplot -p x "$DATA/dagbuild-l1-t2-d2.msgpack"
+	assert_failure 1
+	assert_output 'report: nothing to plot: no simulated run with a reconfiguration delay above 0'
 }

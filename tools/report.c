@@ -1,10 +1,13 @@
 /*
  * report: show what fluxocs streams hold.
  *
- * With -d every record is printed as one line of JSON: the way to look
- * inside a stream.  Without it, a summary of each stream: the tools
- * that made it, the workload, the network and how many records of
- * each type it holds.  See report(1).
+ * By default a table of runs, one per stream (report_runs.c), or the
+ * same as CSV or JSON; with -p plots of them (report_plot.c); with -g
+ * the timeline of one run as SVG (report_gantt.c).  With -d every
+ * record is printed as one line of JSON: the way to look inside a
+ * stream.  With -s a summary of each stream: the tools that made it,
+ * the workload, the network and how many records of each type it
+ * holds.  See report(1).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -320,9 +323,9 @@ output(enum mode m, struct runs *runs, const char *prefix)
 		rc = runs_csv(stdout, runs);
 	else if (m == JSON)
 		rc = runs_json(stdout, runs);
-	else if (m == GNUPLOT)
-		rc = plot_script(stdout, runs, prefix);
-	else if (m == PLOT && plot_draw(runs, prefix, err, sizeof(err)) != 0)
+	else if ((m == GNUPLOT && plot_script(stdout, runs, prefix, err,
+	    sizeof(err)) != 0) || (m == PLOT && plot_draw(runs, prefix, err,
+	    sizeof(err)) != 0))
 		die("%s", err);
 	if (rc != 0)
 		die("write error: %s", strerror(errno));

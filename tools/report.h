@@ -56,7 +56,8 @@ int	 runs_json(FILE *, const struct runs *);
 char	*runs_series(const struct run *, char *, size_t);
 char	*runs_workload(const struct run *, char *, size_t);
 
-int	 plot_script(FILE *, const struct runs *, const char *);
+int	 plot_script(FILE *, const struct runs *, const char *, char *,
+	    size_t);
 int	 plot_draw(const struct runs *, const char *, char *, size_t);
 
 struct gantt_opts {

@@ -569,9 +569,15 @@ prepare(struct gantt *g, const struct gantt_opts *o, char *err, size_t n)
 	g->from = o->from_ps;
 	g->to = o->to_ps ? o->to_ps : g->makespan;
 	g->to_end = o->to_ps == 0;
-	if (g->to <= g->from) {
+	if (g->makespan == 0) {
 		snprintf(err, n, "%s: the makespan is 0: nothing to draw",
 		    g->name);
+		return -1;
+	}
+	if (g->from >= g->makespan) {
+		units_fmt_time(msg, sizeof(msg), g->makespan);
+		snprintf(err, n, "%s: the window starts after the run ends, "
+		    "at %s: nothing to draw", g->name, msg);
 		return -1;
 	}
 	g->end = g->to < g->makespan ? g->to : g->makespan;

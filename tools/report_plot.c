@@ -7,7 +7,8 @@
  * per DAG (see report_runs.c), one line per scheduler and mode, the
  * same colour for a scheduler in every panel, the ideal fabric dashed.
  * plot_draw() feeds that script to gnuplot and prints the names of the
- * files it made.
+ * files it made.  Only simulated runs with a tau and an iteration time
+ * above 0 are drawn, since the tau and iteration axes are logarithmic.
  */
 #include <errno.h>
 #include <signal.h>
@@ -19,13 +20,27 @@
 #include "die.h"
 #include "report.h"
 
-#define NAMESZ	64
+#define NAMESZ	200
 #define PANEL_W	560
 #define PANEL_H	400
 
 struct names {
 	char	(*v)[NAMESZ];
 	size_t	 n, cap;
+};
+
+/* Each panel: its DAG's group, its title, the series it holds. */
+struct panel {
+	size_t		 group;
+	char		 title[NAMESZ];
+	unsigned char	*has;		/* one per name */
+	double		 lo[3], hi[3];	/* tau us, iteration ms, buffer MiB */
+};
+
+struct plot {
+	struct names	 nm;
+	struct panel	*p;
+	size_t		 np, cap;
 };
 
 static size_t
@@ -44,10 +59,15 @@ name_index(struct names *nm, const char *s)
 static int
 plotted(const struct run *u)
 {
-	return u->has_result && u->has_net;
+	return u->has_result && u->has_net && u->tau_ps > 0 &&
+	    u->makespan_ps > 0;
 }
 
-/* A string in gnuplot's single quotes, in which only ' is special. */
+/*
+ * A string in gnuplot's single quotes, in which only ' is special; a
+ * control character, which could end the line and start a command,
+ * becomes '?'.
+ */
 static void
 quote(FILE *fp, const char *s)
 {
@@ -55,7 +75,7 @@ quote(FILE *fp, const char *s)
 	for (; *s != '\0'; s++) {
 		if (*s == '\'')
 			putc('\'', fp);
-		putc(*s, fp);
+		putc((unsigned char)*s < ' ' || *s == 0x7f ? '?' : *s, fp);
 	}
 	putc('\'', fp);
 }
@@ -81,14 +101,6 @@ data(FILE *fp, const struct runs *rs, size_t g, const char *series,
 	fputs("EOD\n", fp);
 }
 
-/* Each panel: its DAG's group, its title, the series it holds. */
-struct panel {
-	size_t	 group;
-	char	 title[NAMESZ];
-	int	 has[32];
-	double	 lo[3], hi[3];	/* tau (us), iteration (ms), buffer (MiB) */
-};
-
 static void
 extend(struct panel *p, const struct run *u)
 {
@@ -106,56 +118,67 @@ extend(struct panel *p, const struct run *u)
 	}
 }
 
-/* Autoscaling, unless a range is one value: gnuplot warns of those. */
+/*
+ * Autoscaling, unless a logarithmic range is one value: gnuplot warns
+ * of those.  The buffer axis is linear from 0, where a peak of 0 fits.
+ */
 static void
-range(FILE *fp, char axis, double lo, double hi)
+range(FILE *fp, char axis, double lo, double hi, int linear)
 {
-	if (lo > 0 && lo == hi)
-		fprintf(fp, "set %crange [%g:%g]\n", axis, lo / 2, hi * 2);
+	if (linear)
+		fprintf(fp, "unset logscale %c\nset %crange [0:%g]\n", axis,
+		    axis, hi > 0 ? hi * 1.1 : 1);
+	else if (lo == hi)
+		fprintf(fp, "set logscale %c\nset %crange [%g:%g]\n", axis,
+		    axis, lo / 2, hi * 2);
 	else
-		fprintf(fp, "set autoscale %c\n", axis);
+		fprintf(fp, "set logscale %c\nset autoscale %c\n", axis, axis);
 }
 
-static size_t
-panels(const struct runs *rs, struct names *nm, struct panel *p, size_t max)
+/* Name the series of every plotted run, then give each DAG a panel. */
+static void
+panels(const struct runs *rs, struct plot *pl)
 {
 	char buf[NAMESZ];
-	size_t i, np = 0, s;
+	struct panel *p;
+	size_t i;
 
+	for (i = 0; i < rs->n; i++)
+		if (plotted(&rs->v[i]))
+			name_index(&pl->nm, runs_series(&rs->v[i], buf,
+			    sizeof(buf)));
 	for (i = 0; i < rs->n; i++) {
 		const struct run *u = &rs->v[i];
 
 		if (!plotted(u))
 			continue;
-		if (np == 0 || p[np - 1].group != u->group) {
-			if (np == max)
-				return np;
-			memset(&p[np], 0, sizeof(p[np]));
-			p[np].group = u->group;
-			runs_workload(u, p[np].title, NAMESZ);
-			np++;
+		if (pl->np == 0 || pl->p[pl->np - 1].group != u->group) {
+			xgrow(&pl->p, &pl->cap, pl->np + 1, sizeof(*pl->p));
+			p = &pl->p[pl->np++];
+			memset(p, 0, sizeof(*p));
+			p->group = u->group;
+			p->has = xcalloc(pl->nm.n, 1);
+			runs_workload(u, p->title, NAMESZ);
 		}
-		extend(&p[np - 1], u);
-		s = name_index(nm, runs_series(u, buf, sizeof(buf)));
-		if (s < 32)
-			p[np - 1].has[s] = 1;
+		p = &pl->p[pl->np - 1];
+		extend(p, u);
+		p->has[name_index(&pl->nm, runs_series(u, buf,
+		    sizeof(buf)))] = 1;
 	}
-	return np;
 }
 
 static void
-figure(FILE *fp, const struct panel *p, size_t np, const struct names *nm,
-    const char *prefix, int buffer, int svg)
+figure(FILE *fp, const struct plot *pl, const char *out, int buffer,
+    int svg)
 {
-	size_t cols = np < 3 ? np : 3, rows = (np + cols - 1) / cols, i, s;
+	size_t np = pl->np, cols = np < 3 ? np : 3, rows, i, s;
+	const struct panel *p;
 	const char *sep;
-	char out[4096];
 
+	rows = (np + cols - 1) / cols;
 	fprintf(fp, "set terminal %s size %zu,%zu font 'sans,%d' noenhanced\n",
 	    svg ? "svg" : "pngcairo", PANEL_W * cols, PANEL_H * rows + 30,
 	    svg ? 12 : 10);
-	snprintf(out, sizeof(out), "%s-%s.%s", prefix,
-	    buffer ? "buffer" : "iteration", svg ? "svg" : "png");
 	fputs("set output ", fp);
 	quote(fp, out);
 	fprintf(fp, "\nset ylabel '%s'\n", buffer ? "peak NIC buffer (MiB)" :
@@ -164,18 +187,19 @@ figure(FILE *fp, const struct panel *p, size_t np, const struct names *nm,
 	    buffer ? "Peak NIC buffer against reconfiguration delay" :
 	    "Iteration time against reconfiguration delay");
 	for (i = 0; i < np; i++) {
-		range(fp, 'x', p[i].lo[0], p[i].hi[0]);
-		range(fp, 'y', p[i].lo[buffer + 1], p[i].hi[buffer + 1]);
+		p = &pl->p[i];
+		range(fp, 'x', p->lo[0], p->hi[0], 0);
+		range(fp, 'y', p->lo[buffer + 1], p->hi[buffer + 1], buffer);
 		fputs("set title ", fp);
-		quote(fp, p[i].title);
+		quote(fp, p->title);
 		fputs("\nplot", fp);
-		for (s = 0, sep = " "; s < nm->n && s < 32; s++) {
-			if (!p[i].has[s])
+		for (s = 0, sep = " "; s < pl->nm.n; s++) {
+			if (!p->has[s])
 				continue;
 			fprintf(fp, "%s$d%zu_%zu using 1:%d with linespoints "
-			    "ls %zu title ", sep, p[i].group, s, buffer ? 3 : 2,
+			    "ls %zu title ", sep, p->group, s, buffer ? 3 : 2,
 			    s + 1);
-			quote(fp, nm->v[s]);
+			quote(fp, pl->nm.v[s]);
 			sep = ", \\\n    ";
 		}
 		putc('\n', fp);
@@ -192,7 +216,7 @@ styles(FILE *fp, const struct names *nm)
 	};
 	size_t s, k = 0;
 
-	for (s = 0; s < nm->n && s < 32; s++) {
+	for (s = 0; s < nm->n; s++) {
 		if (strcmp(nm->v[s], "ideal") == 0)
 			fprintf(fp, "set style line %zu lc rgb 'black' dt 2 "
 			    "lw 1.5 pt 0\n", s + 1);
@@ -205,58 +229,82 @@ styles(FILE *fp, const struct names *nm)
 	}
 }
 
-int
-plot_script(FILE *fp, const struct runs *rs, const char *prefix)
-{
-	struct names nm = { NULL, 0, 0 };
-	struct panel p[12];
-	size_t np, i, s;
-	int b, svg;
-
-	np = panels(rs, &nm, p, 12);
-	fputs("# Made by report(1): iteration time and peak NIC buffer\n"
-	    "# against the reconfiguration delay tau.\n", fp);
-	for (i = 0; i < np; i++)
-		for (s = 0; s < nm.n && s < 32; s++)
-			if (p[i].has[s])
-				data(fp, rs, p[i].group, nm.v[s], s);
-	styles(fp, &nm);
-	fputs("set logscale xy\nset grid\nset key top left\n"
-	    "set format x '%g'\nset format y '%g'\n"
-	    "set xlabel 'reconfiguration delay tau (us)'\n", fp);
-	for (b = 0; b < 2; b++)
-		for (svg = 0; svg < 2; svg++)
-			if (np > 0)
-				figure(fp, p, np, &nm, prefix, b, svg);
-	free(nm.v);
-	return ferror(fp) ? -1 : 0;
-}
-
-static int
-no_runs(const struct runs *rs)
+static void
+plot_free(struct plot *pl)
 {
 	size_t i;
 
+	for (i = 0; i < pl->np; i++)
+		free(pl->p[i].has);
+	free(pl->p);
+	free(pl->nm.v);
+}
+
+static int
+no_runs(const struct runs *rs, const char *prefix, char *err, size_t n)
+{
+	size_t i;
+
+	if (strlen(prefix) > 4000) {
+		snprintf(err, n, "-p: the prefix is too long");
+		return 1;
+	}
 	for (i = 0; i < rs->n; i++)
-		if (plotted(&rs->v[i]) && rs->v[i].tau_ps > 0)
+		if (plotted(&rs->v[i]))
 			return 0;
+	snprintf(err, n, "nothing to plot: no simulated run with a "
+	    "reconfiguration delay above 0");
 	return 1;
+}
+
+static const char *const figs[] = { "iteration", "buffer" };
+
+int
+plot_script(FILE *fp, const struct runs *rs, const char *prefix, char *err,
+    size_t n)
+{
+	struct plot pl;
+	char out[4096 + 32];
+	size_t i, s;
+	int b, svg;
+
+	if (no_runs(rs, prefix, err, n))
+		return -1;
+	memset(&pl, 0, sizeof(pl));
+	panels(rs, &pl);
+	fputs("# Made by report(1): iteration time and peak NIC buffer\n"
+	    "# against the reconfiguration delay tau.\n", fp);
+	for (i = 0; i < pl.np; i++)
+		for (s = 0; s < pl.nm.n; s++)
+			if (pl.p[i].has[s])
+				data(fp, rs, pl.p[i].group, pl.nm.v[s], s);
+	styles(fp, &pl.nm);
+	fputs("set grid\nset key top left\n"
+	    "set format x '%g'\nset format y '%g'\n"
+	    "set xlabel 'reconfiguration delay tau (us)'\n", fp);
+	for (b = 0; b < 2; b++)
+		for (svg = 0; svg < 2; svg++) {
+			snprintf(out, sizeof(out), "%s-%s.%s", prefix,
+			    figs[b], svg ? "svg" : "png");
+			figure(fp, &pl, out, b, svg);
+		}
+	plot_free(&pl);
+	if (!ferror(fp))
+		return 0;
+	snprintf(err, n, "write error: %s", strerror(errno));
+	return -1;
 }
 
 int
 plot_draw(const struct runs *rs, const char *prefix, char *err, size_t n)
 {
-	static const char *const figs[] = { "iteration", "buffer" };
 	void (*old)(int);
 	FILE *gp;
 	int st, werr;
 	size_t f;
 
-	if (no_runs(rs)) {
-		snprintf(err, n, "nothing to plot: no simulated run with a "
-		    "reconfiguration delay above 0");
+	if (no_runs(rs, prefix, err, n))
 		return -1;
-	}
 	fflush(stdout);
 	old = signal(SIGPIPE, SIG_IGN);	/* a dead gnuplot is an error */
 	if ((gp = popen("gnuplot", "w")) == NULL) {
@@ -264,7 +312,7 @@ plot_draw(const struct runs *rs, const char *prefix, char *err, size_t n)
 		snprintf(err, n, "gnuplot: %s", strerror(errno));
 		return -1;
 	}
-	werr = plot_script(gp, rs, prefix) != 0 || fflush(gp) != 0;
+	werr = plot_script(gp, rs, prefix, err, n) != 0 || fflush(gp) != 0;
 	st = pclose(gp);
 	signal(SIGPIPE, old);
 	if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0 || werr) {

@@ -12,6 +12,7 @@
  * its tau.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,14 +40,17 @@ fnv(uint64_t h, const void *p, size_t n)
 	return h;
 }
 
+/* A copy of a string key; NULL when optional and absent. */
 static char *
-dupstr(struct rec *r, const char *key)
+dupstr(struct rec *r, const char *key, int required)
 {
-	const msgpack_object *o = rec_get(r, key);
+	const char *v;
+	size_t len;
 
-	if (o == NULL || o->type != MSGPACK_OBJECT_STR)
+	if (!required && !rec_has(r, key))
 		return NULL;
-	return xstrndup(o->via.str.ptr, o->via.str.size);
+	v = rec_str(r, key, &len);
+	return rec_failed(r) ? NULL : xstrndup(v, len);
 }
 
 static void
@@ -59,7 +63,7 @@ setstr(char **p, char *s)
 static void
 take_workload(struct run *u, struct rec *r)
 {
-	setstr(&u->model, dupstr(r, "model"));
+	setstr(&u->model, dupstr(r, "model", 1));
 	u->layers = rec_u64_or(r, "layers", 0);
 	u->tp = rec_u64_or(r, "tp", 1);
 	u->dp = rec_u64_or(r, "dp", 1);
@@ -87,9 +91,9 @@ take_net(struct run *u, struct rec *r, uint64_t h)
 static void
 take_schedule(struct run *u, struct rec *r)
 {
-	char *fwd = dupstr(r, "forwarding");
+	char *fwd = dupstr(r, "forwarding", 0);
 
-	setstr(&u->sched, dupstr(r, "scheduler"));
+	setstr(&u->sched, dupstr(r, "scheduler", 1));
 	if (u->mode == NULL)
 		u->mode = fwd != NULL ? fwd : xstrdup("direct");
 	else
@@ -100,8 +104,8 @@ static void
 take_solve(struct run *u, struct rec *r)
 {
 	u->has_solve = 1;
-	setstr(&u->mode, dupstr(r, "method"));
-	setstr(&u->status, dupstr(r, "status"));
+	setstr(&u->mode, dupstr(r, "method", 1));
+	setstr(&u->status, dupstr(r, "status", 1));
 	u->gap = rec_dbl_or(r, "gap", 0);
 	u->bound_ps = rec_u64(r, "bound_ps");
 }
@@ -109,7 +113,7 @@ take_solve(struct run *u, struct rec *r)
 static void
 take_result(struct run *u, struct rec *r)
 {
-	char *fab = dupstr(r, "fabric");
+	char *fab = dupstr(r, "fabric", 1);
 
 	u->has_result = 1;
 	u->makespan_ps = rec_u64(r, "makespan_ps");
@@ -121,14 +125,28 @@ take_result(struct run *u, struct rec *r)
 	} else {
 		free(fab);
 		if (u->sched == NULL)
-			u->sched = dupstr(r, "scheduler");
+			u->sched = dupstr(r, "scheduler", 1);
 	}
 }
 
+/* A stream holds at most one of these; a second is refused. */
+static const char *const single[] = { "workload", "net", "schedule",
+	"solve", "result" };
+#define NSINGLE	(sizeof(single) / sizeof(single[0]))
+
 /* Take what the run needs from one record; return the updated hash. */
 static uint64_t
-take(struct run *u, const struct stream_rec *sr, struct rec *r, uint64_t h)
+take(struct run *u, const struct stream_rec *sr, struct rec *r, uint64_t h,
+    int *seen)
 {
+	size_t i;
+
+	for (i = 0; i < NSINGLE; i++)
+		if (stream_rec_is(sr, single[i]) && seen[i]++ > 0) {
+			rec_fail(r, "a second %s record: a stream holds one "
+			    "run", single[i]);
+			return h;
+		}
 	if (stream_rec_is(sr, "task") || stream_rec_is(sr, "workload"))
 		h = fnv(h, sr->raw, sr->rawlen);
 	if (stream_rec_is(sr, "workload"))
@@ -153,7 +171,7 @@ runs_read(struct runs *rs, struct stream_reader *rd, const char *path,
 	struct run *u;
 	struct rec r;
 	uint64_t h = FNV_OFFSET;
-	int rc;
+	int rc, seen[NSINGLE] = { 0 };
 
 	xgrow(&rs->v, &rs->cap, rs->n + 1, sizeof(*rs->v));
 	u = &rs->v[rs->n];
@@ -162,11 +180,17 @@ runs_read(struct runs *rs, struct stream_reader *rd, const char *path,
 	u->order = rs->n++;
 	while ((rc = stream_next(rd, &sr)) > 0) {
 		rec_init(&r, &sr, stream_name(rd));
+		if (sr.index == 0 && !stream_rec_is(&sr, "header")) {
+			snprintf(err, n, "%s: byte %llu: stream does not begin "
+			    "with a header record", stream_name(rd),
+			    (unsigned long long)sr.off);
+			return -1;
+		}
 		if ((stream_rec_is(&sr, "header") &&
 		    header_check(rd, &sr, err, n) != 0) ||
 		    header_follow(&end, rd, &sr, err, n) != 0)
 			return -1;
-		h = take(u, &sr, &r, h);
+		h = take(u, &sr, &r, h, seen);
 		if (rec_failed(&r)) {
 			snprintf(err, n, "%s", rec_error(&r));
 			return -1;
@@ -174,6 +198,11 @@ runs_read(struct runs *rs, struct stream_reader *rd, const char *path,
 	}
 	if (rc < 0) {
 		snprintf(err, n, "%s", stream_error(rd));
+		return -1;
+	}
+	if (!end.first) {
+		snprintf(err, n, "%s: empty input: expected a fluxocs stream",
+		    stream_name(rd));
 		return -1;
 	}
 	u->dag = h;
@@ -271,8 +300,8 @@ runs_series(const struct run *u, char *buf, size_t n)
 
 /* The table. */
 
-#define NCOL	11
-#define CELL	48
+#define NCOL	11	/* the last, the file, is printed whole */
+#define CELL	128
 
 static const char *const heads[NCOL] = {
 	"workload", "scheduler", "tau", "iteration", "x ideal", "x best",
@@ -287,11 +316,11 @@ runs_workload(const struct run *u, char *c, size_t n)
 	if (u->model == NULL)
 		snprintf(c, n, "-");
 	else if (u->pp > 1)
-		snprintf(c, n, "%.20s %lluL tp%llu dp%llu pp%llu", u->model,
+		snprintf(c, n, "%.80s %lluL tp%llu dp%llu pp%llu", u->model,
 		    (unsigned long long)u->layers, (unsigned long long)u->tp,
 		    (unsigned long long)u->dp, (unsigned long long)u->pp);
 	else
-		snprintf(c, n, "%.20s %lluL tp%llu dp%llu", u->model,
+		snprintf(c, n, "%.80s %lluL tp%llu dp%llu", u->model,
 		    (unsigned long long)u->layers, (unsigned long long)u->tp,
 		    (unsigned long long)u->dp);
 	return c;
@@ -360,17 +389,17 @@ cells(const struct run *u, char c[NCOL][CELL])
 		snprintf(c[8], CELL, "%.20s", u->status ? u->status : "-");
 		snprintf(c[9], CELL, "%.3f%%", 100 * u->gap);
 	}
-	snprintf(c[10], CELL, "%.47s", u->file);
+	c[10][0] = '\0';
 }
 
 static void
-row(FILE *fp, char c[NCOL][CELL], const size_t *w)
+row(FILE *fp, char c[NCOL][CELL], const size_t *w, const char *file)
 {
 	int i;
 
 	for (i = 0; i < NCOL; i++) {
 		if (i == NCOL - 1)
-			fprintf(fp, "%s\n", c[i]);
+			fprintf(fp, "%s\n", file);
 		else if (leftcol[i])
 			fprintf(fp, "%-*s  ", (int)w[i], c[i]);
 		else
@@ -396,9 +425,9 @@ runs_table(FILE *fp, const struct runs *rs)
 			if (strlen(c[i][j]) > w[j])
 				w[j] = strlen(c[i][j]);
 	}
-	row(fp, h, w);
+	row(fp, h, w, heads[NCOL - 1]);
 	for (i = 0; i < rs->n; i++)
-		row(fp, c[i], w);
+		row(fp, c[i], w, rs->v[i].file);
 	free(c);
 	return ferror(fp) ? -1 : 0;
 }
@@ -432,7 +461,8 @@ vals(const struct run *u, struct val *v)
 #define S(i, x)	do { if ((x) != NULL) { v[i].k = V_STR; v[i].s = (x); } } \
 	while (0)
 #define U(i, x)	do { v[i].k = V_U64; v[i].u = (x); } while (0)
-#define D(i, x)	do { v[i].k = V_DBL; v[i].d = (x); } while (0)
+#define D(i, x)	do { if (isfinite(x)) { v[i].k = V_DBL; v[i].d = (x); } } \
+	while (0)
 	S(0, u->file);
 	S(1, u->model);
 	if (u->model != NULL) {
@@ -516,7 +546,8 @@ lines(FILE *fp, const struct runs *rs, int json)
 		vals(&rs->v[i], v);
 		for (k = 0; k < NKEY; k++) {
 			if (json)
-				fprintf(fp, "%s\"%s\":", k ? "," : "{", keys[k]);
+				fprintf(fp, "%s\"%s\":", k ? "," : "{",
+				    keys[k]);
 			put_val(fp, &v[k], json);
 			if (!json)
 				putc(k + 1 < NKEY ? ',' : '\n', fp);
