@@ -339,12 +339,18 @@ sched_check(struct schedule *s, const struct net *n, char *err, size_t len)
 
 	if (s->nc > 0)
 		qsort(s->c, s->nc, sizeof(*s->c), cmp_circuit);
-	for (i = 0; i < s->nc; i++)
+	for (i = 0; i < s->nc; i++) {
+		if (s->periodic && s->c[i].to == SCHED_FOREVER) {
+			say(err, len, &s->c[i], "has no to_ps, but a circuit "
+			    "of a periodic schedule must end", 0, 0);
+			return -1;
+		}
 		if (s->periodic && s->c[i].to > s->period) {
 			say(err, len, &s->c[i], "ends at %llu ps, after the "
 			    "period of %llu ps", s->c[i].to, s->period);
 			return -1;
 		}
+	}
 	for (i = 0; i < s->nc; i = j) {
 		for (j = i; j < s->nc && s->c[j].sw == s->c[i].sw; j++)
 			;

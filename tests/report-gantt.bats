@@ -233,3 +233,59 @@ rect() {
 	assert_failure 1
 	assert_output 'report: write error: No space left on device'
 }
+
+# periodic FILE TAU PERIOD: two circuits of port 0 in a periodic
+# schedule over 1s, as a simulated stream.
+periodic() {
+	{
+		hdr
+		echo '{"type":"net","gpus":3,"switches":1,"bandwidth_bps":800000000000,"reconfig_ps":'"$2"'}'
+		echo '{"type":"task","id":0,"kind":"compute","deps":[],"gpu":0,"duration_ps":1000000000000}'
+		echo '{"type":"schedule","scheduler":"test","periodic":true,"period_ps":'"$3"'}'
+		echo '{"type":"circuit","switch":0,"a":0,"b":1,"from_ps":0,"to_ps":1}'
+		echo '{"type":"result","makespan_ps":1000000000000,"fabric":"schedule","scheduler":"test"}'
+		echo '{"type":"taskrun","id":0,"start_ps":0,"end_ps":1000000000000}'
+	} | mk "$1"
+}
+
+@test "report -g: no delay draws no darkness; a delay above the period ends (regression)" {
+	tiny_lines | sed 's/"reconfig_ps":10000000/"reconfig_ps":0/' | mk z.mp
+	run report -g z.mp
+	assert_success
+	refute_line --regexp 'reconfigur(ing|ations),'
+	periodic p.mp 10000000000000000 2
+	run timeout 10 report -g -w 0:1ns p.mp
+	assert_success
+	refute_line --regexp 'reconfigur(ing|ations),'
+}
+
+@test "report -g: a window up to the end of time ends, with a sane axis (regression)" {
+	tiny t.mp
+	run timeout 10 report -g -w 0:18446744s t.mp
+	assert_success
+	# ticks every 2000000s up to 18000000s, none past the end
+	assert_line --partial '>18000000s</text>'
+	run bash -c "report -g -w 0:18446744s t.mp | grep -c 'class=\"m\"'"
+	assert_output 10
+}
+
+@test "report -g: too many rows to draw are refused (regression)" {
+	{
+		hdr
+		echo '{"type":"net","gpus":4097,"switches":1,"bandwidth_bps":800000000000,"reconfig_ps":1}'
+		echo '{"type":"task","id":0,"kind":"compute","deps":[],"gpu":0,"duration_ps":5}'
+		echo '{"type":"result","makespan_ps":5,"fabric":"ideal","scheduler":"none"}'
+		echo '{"type":"taskrun","id":0,"start_ps":0,"end_ps":5}'
+	} | mk big.mp
+	run report -g big.mp
+	assert_failure 1
+	assert_output 'report: big.mp: 4097 rows of GPUs and switch ports: more than 4096 to draw'
+}
+
+@test "report -g: a periodic circuit that never ends is refused by name (regression)" {
+	periodic p.mp 1 100
+	jq -c 'if .type == "circuit" then del(.to_ps) else . end' < <(report -d p.mp | sed '$d') | mk q.mp
+	run report -g q.mp
+	assert_failure 1
+	assert_output 'report: q.mp: circuit 0-1 on switch 0 from 0 ps: has no to_ps, but a circuit of a periodic schedule must end'
+}

@@ -7,8 +7,9 @@
  * Bars of one lane less than a pixel apart merge, so the output grows
  * with rows x width, not with tasks or periodic circuit instances, and
  * a periodic schedule whose period is under a pixel skips its middle
- * periods.  The SVG is built in memory and written only once whole:
- * an error never leaves half a drawing behind.
+ * periods.  Every check is made before the first byte is written, so
+ * bad input never leaves half a drawing behind; and the rows are
+ * capped at MAX_ROWS, which bounds the output.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -33,6 +34,7 @@
 #define PORT_H	12
 #define GAP	6		/* between groups of rows */
 #define NONE	UINT32_MAX
+#define MAX_ROWS	4096	/* GPUs and switch ports */
 
 enum kind { K_COMP, K_SEND, K_UP, K_DARK };
 
@@ -323,13 +325,16 @@ static size_t
 steady(const struct acc *a, const uint32_t *cs, size_t k, double *busy)
 {
 	const struct gantt *g = a->g;
+	uint64_t last = UINT64_MAX;
 	size_t i, n = 0;
 
 	*busy = 0;
 	for (i = 0; i < k; i++) {
 		const struct circuit *c = &g->sc.c[cs[i]];
 
-		if (a->kind == K_UP || (g->chg[cs[i]] & 2)) {
+		if (a->kind == K_UP || ((g->chg[cs[i]] & 2) &&
+		    c->from != last)) {	/* switch model: one per time */
+			last = a->kind == K_UP ? last : c->from;
 			n++;
 			*busy += a->kind == K_UP ? c->to - c->from :
 			    g->net.reconfig_ps;
@@ -354,6 +359,10 @@ lane(struct acc *a, const uint32_t *cs, size_t k)
 	size_t i, n;
 	double busy;
 
+	if (a->kind == K_DARK && tau == 0)
+		return;		/* nothing is ever dark */
+	if (per > 0 && tau > per)
+		tau = per;	/* sched_check allows no change then */
 	if (per > 0) {
 		p0 = g->from / per;
 		p1 = (g->end + tau) / per;
@@ -373,7 +382,9 @@ lane(struct acc *a, const uint32_t *cs, size_t k)
 				add(a, t, c->to == SCHED_FOREVER ? g->makespan :
 				    p * per + c->to, cs[i], 1, 1);
 			else if ((g->chg[cs[i]] & (p > 0 ? 2 : 1)) &&
-			    t != last) {	/* switch model: one per time */
+			    t != last && t <= g->makespan) {
+				/* switch model: one per time; none after the
+				 * run, which the simulator does not count */
 				add(a, t > tau ? t - tau : 0, t, cs[i], 1, 1);
 				last = t;
 			}
@@ -489,13 +500,15 @@ axis(struct gantt *g, unsigned width, double y)
 	fprintf(g->f, "<line class=\"a\" x1=\"%d\" y1=\"%.2f\" x2=\"%u\" "
 	    "y2=\"%.2f\"/>\n", LEFT, y, LEFT + width, y);
 	t = g->from % step && !rel ? g->from - g->from % step + step : g->from;
-	for (; t >= g->from && t <= g->to; t += step) {
+	for (; t >= g->from && t <= g->to; t += step) {	/* no wrap */
 		x = LEFT + (double)(t - g->from) * g->scale;
 		fprintf(g->f, "<line class=\"g\" x1=\"%.2f\" y1=\"%d\" "
 		    "x2=\"%.2f\" y2=\"%.2f\"/>\n<text class=\"m\" "
 		    "x=\"%.2f\" y=\"%.2f\">%s%s</text>\n", x, TOP, x, y + 4,
 		    x, y + 16, rel ? "+" : "", units_fmt_time(b, sizeof(b),
 		    rel ? t - g->from : t));
+		if (g->to - t < step)
+			break;
 	}
 }
 
@@ -555,7 +568,7 @@ static int
 prepare(struct gantt *g, const struct gantt_opts *o, char *err, size_t n)
 {
 	char msg[300];
-	size_t i;
+	size_t i, rows;
 
 	if (g->nsp == 0) {
 		snprintf(err, n, "%s: no taskrun records: simulate with "
@@ -602,9 +615,16 @@ prepare(struct gantt *g, const struct gantt_opts *o, char *err, size_t n)
 		g->all[i] = i;
 	}
 	qsort(g->u, 2 * g->sc.nc, sizeof(*g->u), cmp_use);
-	for (i = 0; i < 2 * g->sc.nc; i++)
+	rows = g->net.gpus;
+	for (i = 0; i < 2 * g->sc.nc; i++) {
 		g->idx[i] = g->u[i].c;
-	return 0;
+		rows += i == 0 || g->u[i].port != g->u[i - 1].port;
+	}
+	if (rows <= MAX_ROWS)
+		return 0;
+	snprintf(err, n, "%s: %zu rows of GPUs and switch ports: more than "
+	    "%d to draw", g->name, rows, MAX_ROWS);
+	return -1;
 }
 
 int
@@ -612,9 +632,7 @@ gantt_write(FILE *out, struct stream_reader *rd, const struct gantt_opts *o,
     char *err, size_t n)
 {
 	struct gantt g;
-	char *buf = NULL;
-	size_t len = 0;
-	int rc = -1, bad;
+	int rc = -1;
 
 	memset(&g, 0, sizeof(g));
 	dag_init(&g.d);
@@ -622,23 +640,15 @@ gantt_write(FILE *out, struct stream_reader *rd, const struct gantt_opts *o,
 	g.name = stream_name(rd);
 	if (slurp(&g, rd, err, n) != 0 || prepare(&g, o, err, n) != 0)
 		goto done;
-	if ((g.f = open_memstream(&buf, &len)) == NULL) {
-		snprintf(err, n, "%s", strerror(errno));
-		goto done;
-	}
+	/* Every check is done: from here on only output can fail. */
+	g.f = out;
 	draw(&g, o->width);
-	bad = ferror(g.f);
-	if (fclose(g.f) != 0 || bad) {
-		snprintf(err, n, "out of memory");
-		goto done;
-	}
-	if (fwrite(buf, 1, len, out) != len || fflush(out) != 0) {
+	if (fflush(out) != 0 || ferror(out)) {
 		snprintf(err, n, "write error: %s", strerror(errno));
 		goto done;
 	}
 	rc = 0;
 done:
-	free(buf);
 	free(g.sp);
 	free(g.u);
 	free(g.idx);
