@@ -30,6 +30,11 @@ struct tally {
 	uint64_t	 n;
 };
 
+struct counts {			/* records by type, the first 32 types */
+	struct tally	 t[32];
+	size_t		 n;
+};
+
 static void
 usage(void)
 {
@@ -60,21 +65,22 @@ dump(struct stream_reader *rd, char *err, size_t n)
 }
 
 static void
-count(struct tally *t, size_t *nt, const struct stream_rec *sr)
+count(struct counts *c, const struct stream_rec *sr)
 {
+	struct tally *t = c->t;
 	size_t i, n = sr->typelen < 23 ? sr->typelen : 23;
 
-	for (i = 0; i < *nt; i++)
+	for (i = 0; i < c->n; i++)
 		if (strlen(t[i].type) == n && memcmp(t[i].type, sr->type,
 		    n) == 0) {
 			t[i].n++;
 			return;
 		}
-	if (*nt == 32)
+	if (c->n == 32)
 		return;
-	memcpy(t[*nt].type, sr->type, n);
-	t[*nt].type[n] = '\0';
-	t[(*nt)++].n = 1;
+	memcpy(t[c->n].type, sr->type, n);
+	t[c->n].type[n] = '\0';
+	t[c->n++].n = 1;
 }
 
 static void
@@ -188,49 +194,85 @@ show_solve(struct rec *r)
 	    100 * rec_dbl_or(r, "gap", 0));
 }
 
-static int
-summary(struct stream_reader *rd, char *err, size_t n)
+/*
+ * Read a stream to its end, calling fn on every record after checking
+ * its place: header records must name our format and version, nothing
+ * may follow the end record, and a strict walk wants a stream that
+ * begins with a header.  A record that fn fails (rec_fail) stops the
+ * walk with its message.
+ */
+int
+report_walk(struct stream_reader *rd, int strict,
+    int (*fn)(void *, const struct stream_rec *, struct rec *), void *arg,
+    char *err, size_t n)
 {
 	struct header_end end = { 0, 0, 0 };
-	struct tally t[32];
 	struct stream_rec sr;
 	struct rec r;
-	size_t nt = 0, i;
 	int rc;
 
-	printf("stream: %s\n", stream_name(rd));
 	while ((rc = stream_next(rd, &sr)) > 0) {
-		count(t, &nt, &sr);
 		rec_init(&r, &sr, stream_name(rd));
+		if (strict && sr.index == 0 && !stream_rec_is(&sr, "header")) {
+			snprintf(err, n, "%s: byte %llu: stream does not begin "
+			    "with a header record", stream_name(rd),
+			    (unsigned long long)sr.off);
+			return -1;
+		}
 		if ((stream_rec_is(&sr, "header") &&
 		    header_check(rd, &sr, err, n) != 0) ||
 		    header_follow(&end, rd, &sr, err, n) != 0)
 			return -1;
-		if (stream_rec_is(&sr, "header"))
-			show_header(&r);
-		else if (stream_rec_is(&sr, "workload"))
-			show_workload(&r);
-		else if (stream_rec_is(&sr, "net"))
-			show_net(&r);
-		else if (stream_rec_is(&sr, "schedule"))
-			show_schedule(&r);
-		else if (stream_rec_is(&sr, "result"))
-			show_result(&r);
-		else if (stream_rec_is(&sr, "solve"))
-			show_solve(&r);
-		if (rec_failed(&r))
-			die("%s", rec_error(&r));
+		if (fn(arg, &sr, &r) != 0 || rec_failed(&r)) {
+			snprintf(err, n, "%s", rec_error(&r));
+			return -1;
+		}
 	}
 	if (rc < 0) {
 		snprintf(err, n, "%s", stream_error(rd));
-		return rc;
+		return -1;
 	}
-	if (header_finish(&end, rd, err, n) != 0)
+	if (strict && !end.first) {
+		snprintf(err, n, "%s: empty input: expected a fluxocs stream",
+		    stream_name(rd));
+		return -1;
+	}
+	return header_finish(&end, rd, err, n);
+}
+
+static int
+summary_rec(void *arg, const struct stream_rec *sr, struct rec *r)
+{
+	count(arg, sr);
+	if (stream_rec_is(sr, "header"))
+		show_header(r);
+	else if (stream_rec_is(sr, "workload"))
+		show_workload(r);
+	else if (stream_rec_is(sr, "net"))
+		show_net(r);
+	else if (stream_rec_is(sr, "schedule"))
+		show_schedule(r);
+	else if (stream_rec_is(sr, "result"))
+		show_result(r);
+	else if (stream_rec_is(sr, "solve"))
+		show_solve(r);
+	return 0;
+}
+
+static int
+summary(struct stream_reader *rd, char *err, size_t n)
+{
+	struct counts c;
+	size_t i;
+
+	c.n = 0;
+	printf("stream: %s\n", stream_name(rd));
+	if (report_walk(rd, 0, summary_rec, &c, err, n) != 0)
 		return -1;
 	printf("  records:");
-	for (i = 0; i < nt; i++)
-		printf("%s %s %llu", i ? "," : "", t[i].type,
-		    (unsigned long long)t[i].n);
+	for (i = 0; i < c.n; i++)
+		printf("%s %s %llu", i ? "," : "", c.t[i].type,
+		    (unsigned long long)c.t[i].n);
 	printf("\n");
 	return 0;
 }

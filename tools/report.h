@@ -1,8 +1,10 @@
 /*
  * report.h: the private parts of report(1), one file each.
  *
- * report_runs.c reads streams into runs (one per stream: the result,
- * the schedule, the solve and what the run was made from), relates
+ * Every part reads its streams through report_walk() of report.c,
+ * which checks the headers and the end record.  report_runs.c reads
+ * streams into runs (one per stream: the result, the schedule, the
+ * solve and what the run was made from), relates
  * each run to the ideal-fabric run and the best run of its kind, and
  * prints them as a table, CSV or JSON.  report_plot.c draws runs
  * through gnuplot(1).  report_gantt.c draws one simulated stream as an
@@ -16,6 +18,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "rec.h"
 #include "stream.h"
 
 struct run {
@@ -45,6 +48,10 @@ struct runs {
 	struct run	*v;
 	size_t		 n, cap;
 };
+
+int	 report_walk(struct stream_reader *, int,
+	    int (*)(void *, const struct stream_rec *, struct rec *), void *,
+	    char *, size_t);
 
 int	 runs_read(struct runs *, struct stream_reader *, const char *,
 	    char *, size_t);

@@ -19,7 +19,6 @@
 
 #include "dag.h"
 #include "die.h"
-#include "header.h"
 #include "net.h"
 #include "rec.h"
 #include "report.h"
@@ -219,8 +218,9 @@ copy_str(struct rec *r, const char *key, char *buf, size_t n)
 }
 
 static int
-take(struct gantt *g, const struct stream_rec *sr, struct rec *r)
+take(void *arg, const struct stream_rec *sr, struct rec *r)
 {
+	struct gantt *g = arg;
 	int net = stream_rec_is(sr, "net");
 
 	if (net && g->has_net)
@@ -246,32 +246,6 @@ take(struct gantt *g, const struct stream_rec *sr, struct rec *r)
 		copy_str(r, "scheduler", g->sched, sizeof(g->sched));
 	}
 	return rec_failed(r) ? -1 : 0;
-}
-
-static int
-slurp(struct gantt *g, struct stream_reader *rd, char *err, size_t n)
-{
-	struct header_end end = { 0, 0, 0 };
-	struct stream_rec sr;
-	struct rec r;
-	int rc;
-
-	while ((rc = stream_next(rd, &sr)) > 0) {
-		rec_init(&r, &sr, stream_name(rd));
-		if ((stream_rec_is(&sr, "header") &&
-		    header_check(rd, &sr, err, n) != 0) ||
-		    header_follow(&end, rd, &sr, err, n) != 0)
-			return -1;
-		if (take(g, &sr, &r) != 0) {
-			snprintf(err, n, "%s", rec_error(&r));
-			return -1;
-		}
-	}
-	if (rc < 0) {
-		snprintf(err, n, "%s", stream_error(rd));
-		return -1;
-	}
-	return header_finish(&end, rd, err, n);
 }
 
 static int
@@ -638,7 +612,8 @@ gantt_write(FILE *out, struct stream_reader *rd, const struct gantt_opts *o,
 	dag_init(&g.d);
 	sched_init(&g.sc);
 	g.name = stream_name(rd);
-	if (slurp(&g, rd, err, n) != 0 || prepare(&g, o, err, n) != 0)
+	if (report_walk(rd, 0, take, &g, err, n) != 0 ||
+	    prepare(&g, o, err, n) != 0)
 		goto done;
 	/* Every check is done: from here on only output can fail. */
 	g.f = out;

@@ -19,7 +19,6 @@
 #include <string.h>
 
 #include "die.h"
-#include "header.h"
 #include "json.h"
 #include "net.h"
 #include "rec.h"
@@ -134,79 +133,57 @@ static const char *const single[] = { "workload", "net", "schedule",
 	"solve", "result" };
 #define NSINGLE	(sizeof(single) / sizeof(single[0]))
 
-/* Take what the run needs from one record; return the updated hash. */
-static uint64_t
-take(struct run *u, const struct stream_rec *sr, struct rec *r, uint64_t h,
-    int *seen)
+struct reading {			/* one stream being read into a run */
+	struct run	*u;
+	uint64_t	 h;		/* the dag key so far */
+	int		 seen[NSINGLE];
+};
+
+/* Take what the run needs from one record. */
+static int
+take(void *arg, const struct stream_rec *sr, struct rec *r)
 {
+	struct reading *rd = arg;
 	size_t i;
 
 	for (i = 0; i < NSINGLE; i++)
-		if (stream_rec_is(sr, single[i]) && seen[i]++ > 0) {
+		if (stream_rec_is(sr, single[i]) && rd->seen[i]++ > 0) {
 			rec_fail(r, "a second %s record: a stream holds one "
 			    "run", single[i]);
-			return h;
+			return -1;
 		}
 	if (stream_rec_is(sr, "task") || stream_rec_is(sr, "workload"))
-		h = fnv(h, sr->raw, sr->rawlen);
+		rd->h = fnv(rd->h, sr->raw, sr->rawlen);
 	if (stream_rec_is(sr, "workload"))
-		take_workload(u, r);
+		take_workload(rd->u, r);
 	else if (stream_rec_is(sr, "net"))
-		h = take_net(u, r, h);
+		rd->h = take_net(rd->u, r, rd->h);
 	else if (stream_rec_is(sr, "schedule"))
-		take_schedule(u, r);
+		take_schedule(rd->u, r);
 	else if (stream_rec_is(sr, "solve"))
-		take_solve(u, r);
+		take_solve(rd->u, r);
 	else if (stream_rec_is(sr, "result"))
-		take_result(u, r);
-	return h;
+		take_result(rd->u, r);
+	return 0;
 }
 
 int
 runs_read(struct runs *rs, struct stream_reader *rd, const char *path,
     char *err, size_t n)
 {
-	struct header_end end = { 0, 0, 0 };
-	struct stream_rec sr;
-	struct run *u;
-	struct rec r;
-	uint64_t h = FNV_OFFSET;
-	int rc, seen[NSINGLE] = { 0 };
+	struct reading c;
 
+	memset(&c, 0, sizeof(c));
+	c.h = FNV_OFFSET;
 	xgrow(&rs->v, &rs->cap, rs->n + 1, sizeof(*rs->v));
-	u = &rs->v[rs->n];
-	memset(u, 0, sizeof(*u));
-	u->file = xstrdup(strcmp(path, "-") == 0 ? "stdin" : path);
-	u->order = rs->n++;
-	while ((rc = stream_next(rd, &sr)) > 0) {
-		rec_init(&r, &sr, stream_name(rd));
-		if (sr.index == 0 && !stream_rec_is(&sr, "header")) {
-			snprintf(err, n, "%s: byte %llu: stream does not begin "
-			    "with a header record", stream_name(rd),
-			    (unsigned long long)sr.off);
-			return -1;
-		}
-		if ((stream_rec_is(&sr, "header") &&
-		    header_check(rd, &sr, err, n) != 0) ||
-		    header_follow(&end, rd, &sr, err, n) != 0)
-			return -1;
-		h = take(u, &sr, &r, h, seen);
-		if (rec_failed(&r)) {
-			snprintf(err, n, "%s", rec_error(&r));
-			return -1;
-		}
-	}
-	if (rc < 0) {
-		snprintf(err, n, "%s", stream_error(rd));
+	c.u = &rs->v[rs->n];
+	memset(c.u, 0, sizeof(*c.u));
+	c.u->file = xstrdup(strcmp(path, "-") == 0 ? "stdin" : path);
+	c.u->order = rs->n++;
+	if (report_walk(rd, 1, take, &c, err, n) != 0)
 		return -1;
-	}
-	if (!end.first) {
-		snprintf(err, n, "%s: empty input: expected a fluxocs stream",
-		    stream_name(rd));
-		return -1;
-	}
-	u->dag = h;
-	return header_finish(&end, rd, err, n);
+	c.u->dag = c.h;
+	return 0;
 }
 
 static int
