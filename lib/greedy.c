@@ -444,20 +444,6 @@ place_transfer(struct state *s, uint32_t t)
 	return 0;
 }
 
-void
-greedy_compute(const struct dag *d, uint32_t t, uint64_t ready,
-    uint64_t *gpu_free, struct greedy *g)
-{
-	const struct dag_task *tk = &d->t[t];
-	uint64_t st = ready;
-
-	if (gpu_free[tk->gpu] > st)
-		st = gpu_free[tk->gpu];
-	g->start[t] = st;
-	g->end[t] = st + tk->amount;
-	gpu_free[tk->gpu] = st + tk->amount;
-}
-
 /*
  * Compute tasks of a GPU run in task order: each waits for the GPU's
  * previous compute task as if it were a dependency.
@@ -487,10 +473,26 @@ gpu_order(const struct dag *d, const struct net *n)
 	return prev;
 }
 
-static int
-schedule(struct state *s, const uint64_t *bl, const uint32_t *prev)
+/* A compute task starts when it is ready and its GPU is free. */
+static void
+start_compute(const struct dag *d, uint32_t t, uint64_t ready,
+    uint64_t *gpu_free, struct greedy *g)
 {
-	const struct dag *d = s->d;
+	const struct dag_task *tk = &d->t[t];
+	uint64_t st = ready;
+
+	if (gpu_free[tk->gpu] > st)
+		st = gpu_free[tk->gpu];
+	g->start[t] = st;
+	g->end[t] = st + tk->amount;
+	gpu_free[tk->gpu] = st + tk->amount;
+}
+
+int
+greedy_list(const struct dag *d, const uint32_t *prev, const uint64_t *key,
+    int (*transfer)(void *, uint32_t), void *arg, uint64_t *ready,
+    uint64_t *gpu_free, struct greedy *g)
+{
 	uint32_t *pending = NULL, *nexts = NULL;
 	size_t *off = NULL, i, j;
 	struct heap h;
@@ -502,29 +504,29 @@ schedule(struct state *s, const uint64_t *bl, const uint32_t *prev)
 	    (pending = malloc((d->n + 1) * sizeof(*pending))) == NULL)
 		goto out;
 	for (i = 0; i < d->n; i++)
-		pending[i] = d->t[i].ndep + (prev[i] != NONE);
-	/* max-heap on bottom level: key = ~bl, ties by id */
+		pending[i] = d->t[i].ndep + (prev != NULL && prev[i] != NONE);
 	for (i = 0; i < d->n; i++)
-		if (pending[i] == 0 && heap_push(&h, ~bl[i], i, i) != 0)
+		if (pending[i] == 0 && heap_push(&h, key[i], i, i) != 0)
 			goto out;
 	while (heap_pop(&h, &it)) {
 		uint32_t t = (uint32_t)it.val;
 
 		if (d->t[t].kind == DAG_COMPUTE)
-			greedy_compute(d, t, s->ready[t], s->gpu_free, s->g);
-		else if ((rc = place_transfer(s, t)) != 0)
+			start_compute(d, t, ready[t], gpu_free, g);
+		else if ((rc = transfer(arg, t)) != 0)
 			goto out;
-		if (s->g->end[t] > s->g->makespan)
-			s->g->makespan = s->g->end[t];
+		if (g->end[t] > g->makespan)
+			g->makespan = g->end[t];
 		for (j = off[t]; j < off[t + 1]; j++) {
 			uint32_t v = nexts[j];
 
-			if (d->t[v].kind == DAG_COMPUTE && prev[v] == t)
+			if (prev != NULL && d->t[v].kind == DAG_COMPUTE &&
+			    prev[v] == t)
 				;	/* order only: no data */
-			else if (s->g->end[t] > s->ready[v])
-				s->ready[v] = s->g->end[t];
+			else if (g->end[t] > ready[v])
+				ready[v] = g->end[t];
 			if (--pending[v] == 0 &&
-			    heap_push(&h, ~bl[v], v, v) != 0) {
+			    heap_push(&h, key[v], v, v) != 0) {
 				rc = -1;
 				goto out;
 			}
@@ -537,6 +539,12 @@ out:
 	free(off);
 	free(nexts);
 	return rc;
+}
+
+static int
+next_transfer(void *s, uint32_t t)
+{
+	return place_transfer(s, t);
 }
 
 int
@@ -563,7 +571,10 @@ greedy_run(const struct dag *d, const struct net *n, struct greedy *g)
 	if ((bl = bottom_levels(d, n)) == NULL ||
 	    (prev = gpu_order(d, n)) == NULL)
 		goto out;
-	rc = schedule(&s, bl, prev);
+	for (i = 0; i < d->n; i++)	/* longest path first */
+		bl[i] = ~bl[i];
+	rc = greedy_list(d, prev, bl, next_transfer, &s, s.ready, s.gpu_free,
+	    g);
 out:
 	for (i = 0; s.pt != NULL && i < np; i++) {
 		free(s.pt[i].ep);

@@ -21,8 +21,14 @@
  * greedy_length() is the time from a task's start to its end: its
  * duration, or a transfer's bytes at the port rate plus the latency.
  *
- * greedy_compute() starts compute task t when it is ready and its GPU
- * is free (gpu_free[], which it advances), as every method does.
+ * greedy_list() is the list scheduler under both greedy_run() and the
+ * replay of a MILP's decisions (lib/place): it takes the tasks whose
+ * dependencies, and previous task in prev[] (NULL: none), have ended,
+ * smallest key[] first (ties by id).  A compute task starts when its
+ * data is ready (ready[], which it fills) and its GPU is free
+ * (gpu_free[], which it advances); a transfer goes to transfer(arg, t),
+ * which sets its start and end in the struct greedy.  Returns 0, -1
+ * when memory runs out, or what a failed transfer() returned.
  *
  * greedy_levels() gives every task's earliest start (head) and the
  * longest path from its start to the end (bottom level, its own length
@@ -56,7 +62,8 @@ uint64_t	greedy_length(const struct dag *, const struct net *, size_t);
 uint64_t	greedy_bound(const struct dag *, const struct net *);
 int		greedy_levels(const struct dag *, const struct net *,
 		    uint64_t **, uint64_t **);
-void		greedy_compute(const struct dag *, uint32_t, uint64_t,
-		    uint64_t *, struct greedy *);
+int		greedy_list(const struct dag *, const uint32_t *,
+		    const uint64_t *, int (*)(void *, uint32_t), void *,
+		    uint64_t *, uint64_t *, struct greedy *);
 
 #endif

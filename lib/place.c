@@ -5,7 +5,6 @@
 
 #include "dag.h"
 #include "greedy.h"
-#include "heap.h"
 #include "mem.h"
 #include "net.h"
 #include "place.h"
@@ -141,47 +140,9 @@ place_transfer(struct pstate *s, uint32_t t)
 }
 
 static int
-run(struct pstate *s, const uint64_t *rk)
+next_transfer(void *s, uint32_t t)
 {
-	const struct dag *d = s->d;
-	uint32_t *pending = NULL, *nx = NULL;
-	size_t *off = NULL, i, j;
-	struct heap h;
-	struct heap_item it;
-	int rc = -1;
-
-	heap_init(&h);
-	if (dag_successors(d, NULL, &off, &nx) != 0 ||
-	    (pending = malloc((d->n + 1) * sizeof(*pending))) == NULL)
-		goto out;
-	for (i = 0; i < d->n; i++)
-		if ((pending[i] = d->t[i].ndep) == 0 &&
-		    heap_push(&h, rk[i], i, i) != 0)
-			goto out;
-	while (heap_pop(&h, &it)) {
-		uint32_t t = (uint32_t)it.val;
-
-		if (d->t[t].kind == DAG_COMPUTE)
-			greedy_compute(d, t, s->ready[t], s->gpu_free, s->g);
-		else if (place_transfer(s, t) != 0)
-			goto out;
-		if (s->g->end[t] > s->g->makespan)
-			s->g->makespan = s->g->end[t];
-		for (j = off[t]; j < off[t + 1]; j++) {
-			if (s->g->end[t] > s->ready[nx[j]])
-				s->ready[nx[j]] = s->g->end[t];
-			if (--pending[nx[j]] == 0 &&
-			    heap_push(&h, rk[nx[j]], nx[j], nx[j]) != 0)
-				goto out;
-		}
-	}
-	rc = 0;
-out:
-	heap_free(&h);
-	free(pending);
-	free(off);
-	free(nx);
-	return rc;
+	return place_transfer(s, t);
 }
 
 static int
@@ -268,7 +229,8 @@ place_run(const struct dag *d, const struct net *n, const uint32_t *sw,
 		goto out;
 	for (i = 0; i < np; i++)
 		s.pt[i].circ = NONE;
-	if (run(&s, rk) != 0 || circuits(&s) != 0)
+	if (greedy_list(d, NULL, rk, next_transfer, &s, s.ready, s.gpu_free,
+	    s.g) != 0 || circuits(&s) != 0)
 		goto out;
 	rc = 0;
 out:
