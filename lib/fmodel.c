@@ -36,6 +36,7 @@ fprob_free(struct fprob *p)
 {
 	free(p->t);
 	free(p->arc);
+	free(p->port);
 	fprob_init(p);
 }
 
@@ -54,6 +55,15 @@ fprob_arc(struct fprob *p, uint32_t i, uint32_t j, uint64_t lag)
 	if (mem_grow(&p->arc, &p->acap, p->narc + 1, sizeof(*p->arc)) != 0)
 		return -1;
 	p->arc[p->narc++] = (struct fparc){ i, j, lag };
+	return 0;
+}
+
+int
+fprob_port(struct fprob *p, const struct fpport *x)
+{
+	if (mem_grow(&p->port, &p->pcap, p->nport + 1, sizeof(*p->port)) != 0)
+		return -1;
+	p->port[p->nport++] = *x;
 	return 0;
 }
 
@@ -187,7 +197,7 @@ columns(struct build *b)
 	const struct fprob *p = b->p;
 	struct fmodel *f = b->f;
 	double H = NS(p->horizon);
-	size_t i, s, first = 1;
+	size_t i, s, first = p->nport == 0;
 
 	f->s = malloc((p->n + 1) * sizeof(*f->s));
 	f->x = malloc((p->n * p->switches + 1) * sizeof(*f->x));
@@ -252,6 +262,50 @@ basic_rows(struct build *b)
 		}
 		if (row(b, s, c, v, MILP_EQ, 1) != 0)
 			return -1;
+	}
+	return 0;
+}
+
+/*
+ * A port's given state delays a transfer that uses it on that switch:
+ * over the same partner, after the port's use in its direction; with
+ * another, tau after its last use.
+ */
+static int
+port_rows(struct build *b)
+{
+	const struct fprob *p = b->p;
+	struct fmodel *f = b->f;
+	size_t i, k;
+	int c[2];
+	double v[2];
+
+	for (k = 0; k < p->nport; k++) {
+		const struct fpport *x = &p->port[k];
+
+		for (i = 0; i < p->n; i++) {
+			const struct fptask *t = &p->t[i];
+			int src = t->a == x->gpu;
+			uint64_t need;
+
+			if (t->kind != DAG_TRANSFER || x->sw >= p->switches ||
+			    (t->a != x->gpu && t->b != x->gpu))
+				continue;
+			if (x->partner == (src ? t->b : t->a))
+				need = src ? x->txend : x->rxend;
+			else
+				need = x->last + p->tau;
+			c[0] = (int)f->s[i]; v[0] = 1;
+			if (p->switches < 2) {
+				if (row(b, 1, c, v, MILP_GE, NS(need)) != 0)
+					return -1;
+				continue;
+			}
+			c[1] = (int)f->x[i * p->switches + x->sw];
+			v[1] = -NS(need);
+			if (row(b, 2, c, v, MILP_GE, 0) != 0)
+				return -1;
+		}
 	}
 	return 0;
 }
@@ -365,7 +419,8 @@ fmodel_build(const struct fprob *p, struct fmodel *f)
 	milp_init(&f->m);
 	if (p->switches > FMODEL_MAX_SWITCHES)
 		return -1;
-	if (closure(&b) != 0 || columns(&b) != 0 || basic_rows(&b) != 0)
+	if (closure(&b) != 0 || columns(&b) != 0 || basic_rows(&b) != 0 ||
+	    port_rows(&b) != 0)
 		goto out;
 	for (i = 0; i < p->n; i++) {
 		if (p->t[i].kind != DAG_TRANSFER)

@@ -55,11 +55,24 @@ struct fparc {
 	uint64_t	lag;		/* S_j >= S_i + span_i + lag */
 };
 
+/*
+ * The state of a port (switch, GPU) when the problem begins, left by a
+ * fixed part of the schedule before it: its partner then, and when its
+ * sends, its receives and its last use end.  A port without one may
+ * take any first circuit for free.
+ */
+struct fpport {
+	uint32_t	sw, gpu, partner;
+	uint64_t	txend, rxend, last;
+};
+
 struct fprob {
 	struct fptask	*t;
 	size_t		 n, tcap;
 	struct fparc	*arc;
 	size_t		 narc, acap;
+	struct fpport	*port;
+	size_t		 nport, pcap;
 	uint32_t	 switches;
 	uint64_t	 tau;
 	uint64_t	 horizon;
@@ -86,6 +99,7 @@ void	fprob_setup(struct fprob *, const struct net *, uint64_t, uint64_t);
 void	fprob_free(struct fprob *);
 int	fprob_task(struct fprob *, const struct fptask *);
 int	fprob_arc(struct fprob *, uint32_t, uint32_t, uint64_t);
+int	fprob_port(struct fprob *, const struct fpport *);
 int	fprob_whole(const struct dag *, const struct net *, uint64_t,
 	    uint64_t, struct fprob *);
 
