@@ -14,22 +14,16 @@
 #include "milp.h"
 #include "net.h"
 #include "place.h"
-#include "wbound.h"
 #include "wclock.h"
+#include "wpolicy.h"
+#include "wsearch.h"
+#include "wsolve.h"
 
 const char *const fsolve_methods[] = { "flux", "greedy", "exact", NULL };
 
-/* Windows grow by this many transfers, up to the most. */
-#define WIN_STEP	4
-#define WIN_MAX		64
-/* A window model of more binaries is not tried, nor is it grown. */
+/* A window model of more binaries is not tried. */
 #define WIN_MAXBIN	2000
-/* Windows of all GPUs at once are hard to prove past this size. */
-#define WIN_MAXALL	150
-/* Windows stop growing after this many sizes that raised no bound,
- * once one has. */
-#define WIN_IDLE	1
-/* No window may take more than this share of the time limit. */
+/* No MILP window may take more than this share of the time limit. */
 #define WIN_SHARE	0.25
 /* Flux solves the whole DAG's model when it has this many binaries at
  * most, at first. */
@@ -100,24 +94,69 @@ model_path(char *buf, size_t len, const char *path, int k, int many)
 		    dot);
 }
 
+static int
+nomem(struct ctx *c)
+{
+	snprintf(c->fs->err, sizeof(c->fs->err), "out of memory");
+	return -1;
+}
+
 static struct fsolve_model *
-model_entry(struct ctx *c, const struct fmodel *f, const char *name)
+model_entry(struct ctx *c, const char *name, const char *solver,
+    size_t tasks)
 {
 	struct fsolve *fs = c->fs;
 	struct fsolve_model *e;
 
 	if (mem_grow(&fs->m, &fs->mcap, fs->nm + 1, sizeof(*fs->m)) != 0) {
-		snprintf(fs->err, sizeof(fs->err), "out of memory");
+		nomem(c);
 		return NULL;
 	}
 	e = &fs->m[fs->nm++];
 	memset(e, 0, sizeof(*e));
 	snprintf(e->name, sizeof(e->name), "%s", name);
-	e->rows = f->m.nrow;
-	e->cols = f->m.ncol;
-	e->bins = f->nbin;
-	e->status = MILP_NOSOLUTION;
+	e->solver = solver;
+	e->tasks = tasks;
+	e->status = WSOLVE_CUT;
+	e->value = UINT64_MAX;
 	return e;
+}
+
+/*
+ * One problem by the window solver (wsolve.h), recorded; a failure is
+ * counted, a result all the same.
+ */
+static int
+record_solve(struct ctx *c, const struct fprob *p, const char *name,
+    const struct wsolve_opts *wo, struct wsolve_result *r)
+{
+	struct fsolve_model *e;
+	size_t k;
+
+	e = model_entry(c, name, wo->solver == WSOLVE_SEARCH ? "search" :
+	    c->o->solver, p->n);
+	if (e == NULL)
+		return -1;
+	k = c->fs->nm - 1;
+	if (c->o->progress != NULL)
+		c->o->progress(c->o->arg, c->fs, 0);
+	if (wsolve_run(p, wo, r, c->fs->err, sizeof(c->fs->err)) != 0)
+		return -1;
+	e = &c->fs->m[k];
+	e->status = r->status;
+	e->seconds = r->seconds;
+	e->nodes = r->nodes;
+	e->rows = r->rows;
+	e->cols = r->cols;
+	e->bins = r->bins;
+	e->value = r->value;
+	e->bound = r->bound;
+	c->fs->windows++;
+	if (r->status == WSOLVE_FAILED)
+		c->fs->windows_failed++;
+	if (c->o->progress != NULL)
+		c->o->progress(c->o->arg, c->fs, 1);
+	return 0;
 }
 
 static int
@@ -147,23 +186,38 @@ solve(struct ctx *c, const struct fmodel *f, const char *name,
 	    .gap = GAP_NS };
 	struct fsolve_model *e;
 
-	if (export(c, f) != 0 || (e = model_entry(c, f, name)) == NULL)
+	if (export(c, f) != 0 ||
+	    (e = model_entry(c, name, c->o->solver, c->d->n)) == NULL)
 		return -1;
+	e->rows = f->m.nrow;
+	e->cols = f->m.ncol;
+	e->bins = f->nbin;
 	if (c->o->progress != NULL)
 		c->o->progress(c->o->arg, c->fs, 0);
 	if (milp_solve(&f->m, &mo, r, c->fs->err, sizeof(c->fs->err)) != 0)
 		return -1;
-	e->status = r->status;
+	e->status = r->status == MILP_OPTIMAL ? WSOLVE_OPTIMAL :
+	    r->status == MILP_FEASIBLE || r->status == MILP_NOSOLUTION ?
+	    WSOLVE_CUT : WSOLVE_FAILED;
 	e->seconds = r->seconds;
+	e->bound = r->status == MILP_OPTIMAL ? optimum_ps(r->objective) :
+	    bound_ps(r->bound);
 	if (r->status == MILP_OPTIMAL || r->status == MILP_FEASIBLE)
 		e->value = optimum_ps(r->objective);
 	if (r->status == MILP_ERROR || r->status == MILP_INFEASIBLE ||
 	    r->status == MILP_UNBOUNDED) {
-		snprintf(c->fs->err, sizeof(c->fs->err), "%s: the %s model "
-		    "of %zu binaries ended %s", c->o->solver, name, f->nbin,
-		    milp_statuses[r->status]);
-		milp_result_free(r);
-		return -1;
+		c->fs->windows_failed++;
+		if (c->o->method != FSOLVE_EXACT) {
+			/* optional: skipped, and the run goes on */
+			r->status = MILP_NOSOLUTION;
+			c->fs->err[0] = '\0';
+		} else {
+			snprintf(c->fs->err, sizeof(c->fs->err), "%s: the %s "
+			    "model of %zu binaries ended %s", c->o->solver,
+			    name, f->nbin, milp_statuses[r->status]);
+			milp_result_free(r);
+			return -1;
+		}
 	}
 	if (c->o->progress != NULL)
 		c->o->progress(c->o->arg, c->fs, 1);
@@ -339,161 +393,131 @@ out:
 	return rc;
 }
 
-/* The window solved for GPU g at this size, or found alike. */
-struct done {
-	struct fprob	p;
-	uint64_t	value;
-};
-
 /*
- * The window of family u at size k: GPU u alone, or for u = gpus all
- * of them, with k transfers per GPU.  Returns 1 when proved, 0 when
- * not tried, 2 when the solver could not prove it in time, -1 on
- * error.
+ * The solve() of the window policy: one problem by the window solver,
+ * within the time left and the budget, recorded in models[].  A
+ * failure is counted and skipped.
  */
 static int
-window(struct ctx *c, const uint64_t *head, const uint64_t *bl, uint32_t u,
-    size_t k, size_t *lastn, struct done *dn, size_t *ndone)
+policy_solve(void *arg, const struct fprob *p, const char *name,
+    uint64_t target, uint64_t nodes, struct wsolve_result *r)
 {
-	uint32_t G = c->n->gpus, g;
-	uint8_t *set;
-	struct fsolve *fs = c->fs;
-	struct milp_result r = { 0 };
-	struct fmodel f;
-	char name[48];
-	double lim, l;
-	long nk;
-	size_t i;
-	struct fprob *p = &dn[*ndone].p;
+	struct ctx *c = arg;
+	const struct fsolve_opts *o = c->o;
+	struct wsolve_opts wo = { .solver = o->wsolver, .backend = o->solver,
+	    .target = target, .max_nodes = nodes, .max_bins = WIN_MAXBIN,
+	    .stop = o->stop, .verbose = o->verbose, .format = o->format };
+	char path[1024];
+	double lim = left(c), share;
 
-	if (lastn[u] == SIZE_MAX || (set = calloc(G + 1, 1)) == NULL)
-		return lastn[u] == SIZE_MAX ? 0 : -1;
-	for (g = 0; g < G; g++)
-		set[g] = u == G || g == u;
-	nk = wbound_window(c->d, c->n, head, bl, set, u == G ? k * G / 2 : k,
-	    fs->best.makespan, fs->bound, p);
-	free(set);
-	if (nk < 0)
-		return -1;
-	if (nk == 0 || (size_t)nk == lastn[u]) {
-		fprob_free(p);
-		return 0;
+	if (o->wsolver == WSOLVE_MILP) {	/* no node budget */
+		share = o->limit > 0 ? o->limit * WIN_SHARE : -1;
+		lim = lim < 0 || (share >= 0 && share < lim) ? share : lim;
+		wo.max_nodes = 0;
 	}
-	lastn[u] = (size_t)nk;
-	for (i = 0; i < *ndone; i++)
-		if (wbound_same(&dn[i].p, p)) {
-			raise_bound(fs, dn[i].value);
-			fprob_free(p);
-			return 1;
-		}
-	if (fmodel_build(p, &f) != 0)
-		return -1;
-	if (f.nbin > (u == G ? WIN_MAXALL : WIN_MAXBIN)) {
-		lastn[u] = SIZE_MAX;
-		fmodel_free(&f);
-		fprob_free(p);
-		return 0;
+	wo.limit = lim;
+	wo.fail = c->fs->windows < o->fail_windows;
+	if (o->write != NULL && o->wsolver == WSOLVE_MILP) {
+		model_path(path, sizeof(path), o->write, ++c->nwritten, 1);
+		wo.write = path;
 	}
-	if (u == G)
-		snprintf(name, sizeof(name), "window all gpus last %ld", nk);
-	else
-		snprintf(name, sizeof(name), "window gpu %u last %ld", u, nk);
-	lim = c->o->limit > 0 ? c->o->limit * WIN_SHARE : -1;
-	l = left(c);
-	lim = lim < 0 || (l >= 0 && l < lim) ? l : lim;
-	if (solve(c, &f, name, NULL, lim, &r) != 0) {
-		fmodel_free(&f);
-		return -1;
-	}
-	fmodel_free(&f);
-	if (r.status != MILP_OPTIMAL) {
-		raise_bound(fs, bound_ps(r.bound));
-		fprob_free(p);
-		milp_result_free(&r);
-		if (u == G) {	/* too hard: not grown */
-			lastn[u] = SIZE_MAX;
-			return 0;
-		}
-		return 2;	/* too hard: windows grow no more */
-	}
-	dn[*ndone].value = optimum_ps(r.objective);
-	raise_bound(fs, dn[*ndone].value);
-	(*ndone)++;
-	milp_result_free(&r);
-	return 1;
+	return record_solve(c, p, name, &wo, r);
 }
 
-/* Tail windows of every GPU, and of all together, growing while they
- * are proved. */
 static int
-windows(struct ctx *c, const uint64_t *head, const uint64_t *bl)
+policy_adopt(void *arg, struct greedy *g)
+{
+	struct ctx *c = arg;
+
+	greedy_free(&c->fs->best);
+	c->fs->best = *g;
+	c->fs->improved++;
+	return 0;
+}
+
+static double
+policy_left(void *arg)
+{
+	return left(arg);
+}
+
+/* The whole DAG by the search, when it is small enough. */
+static int
+whole(struct ctx *c)
 {
 	struct fsolve *fs = c->fs;
-	uint32_t G = c->n->gpus, g;
-	size_t *lastn, ndone, k, i, idle = 0, raised = 0;
-	struct done *dn;
-	uint64_t before;
-	int rc = 0, proved, failed;
+	struct wsolve_result r;
+	struct wsolve_opts wo = { .solver = WSOLVE_SEARCH,
+	    .target = fs->best.makespan, .stop = c->o->stop };
+	struct greedy g;
+	struct fprob p;
+	double *key = NULL;
+	uint32_t *sw = NULL;
+	size_t i;
+	int rc = -1;
 
-	lastn = calloc(G + 2, sizeof(*lastn));
-	dn = calloc(G + 2, sizeof(*dn));
-	if (lastn == NULL || dn == NULL)
-		rc = -1;
-	for (k = WIN_STEP; rc == 0 && k <= WIN_MAX && idle < WIN_IDLE;
-	    k += WIN_STEP) {
-		before = fs->bound;
-		proved = 0;
-		ndone = 0;
-		failed = 0;
-		for (g = 0; g <= G && fs->bound < fs->best.makespan &&
-		    left(c) != 0; g++)
-			if ((rc = window(c, head, bl, g, k, lastn, dn,
-			    &ndone)) < 0)
-				break;
-			else if (rc == 2)
-				failed = 1;
-			else
-				proved |= rc;
-		for (i = 0; i < ndone; i++)
-			fprob_free(&dn[i].p);
-		if (rc < 0 || failed || !proved ||
-		    fs->bound >= fs->best.makespan ||
-		    left(c) == 0)
-			break;
-		if (fs->bound > before)
-			raised = 1, idle = 0;
+	if (fprob_whole(c->d, c->n, fs->best.makespan, 0, &p) != 0)
+		return nomem(c);
+	wo.limit = left(c);
+	if (c->o->limit > 0 && wo.limit > c->o->limit / 2)
+		wo.limit = c->o->limit / 2;	/* leave time for windows */
+	wo.fail = c->fs->windows < c->o->fail_windows;
+	if (record_solve(c, &p, "whole dag", &wo, &r) != 0)
+		goto out;
+	raise_bound(fs, r.status == WSOLVE_OPTIMAL ? r.value : r.bound);
+	if (r.value < fs->best.makespan) {
+		sw = calloc(c->d->n + 1, sizeof(*sw));
+		key = calloc(c->d->n + 1, sizeof(*key));
+		if (sw == NULL || key == NULL) {
+			nomem(c);
+			goto done;
+		}
+		for (i = 0; i < p.n; i++) {
+			sw[p.t[i].id] = r.sw[i];
+			key[p.t[i].id] = (double)r.start[i];
+		}
+		if (place_run(c->d, c->n, sw, key, &g) != 0) {
+			nomem(c);
+			goto done;
+		}
+		if (g.makespan < fs->best.makespan)
+			policy_adopt(c, &g);
 		else
-			idle += raised;
-		rc = 0;
+			greedy_free(&g);
 	}
-	free(lastn);
-	free(dn);
-	if (rc < 0 && fs->err[0] == '\0')
-		snprintf(fs->err, sizeof(fs->err), "out of memory");
-	return rc < 0 ? -1 : 0;
+	rc = 0;
+done:
+	wsolve_result_free(&r);
+out:
+	fprob_free(&p);
+	free(sw);
+	free(key);
+	return rc;
 }
 
 static int
 flux(struct ctx *c)
 {
-	uint64_t *head, *bl;
+	struct wpolicy w = { c->d, c->n, &c->fs->best, &c->fs->bound,
+	    WSEARCH_MAX, policy_solve, policy_adopt, policy_left, c };
 	size_t ntr = transfers(c->d);
 	int rc;
 
-	if (ntr * c->n->switches <= FLUX_EXACT && c->d->n <= EXACT_MAXTASKS &&
-	    pairs(c->d, c->n) <= FLUX_EXACT * 50 && exact(c, FLUX_EXACT) != 0)
+	if (c->o->wsolver == WSOLVE_SEARCH && c->d->n <= WSEARCH_MAX)
+		rc = whole(c);
+	else if (c->o->wsolver == WSOLVE_MILP &&
+	    ntr * c->n->switches <= FLUX_EXACT &&
+	    c->d->n <= EXACT_MAXTASKS && pairs(c->d, c->n) <= FLUX_EXACT * 50)
+		rc = exact(c, FLUX_EXACT);
+	else
+		rc = 0;
+	if (rc != 0)
 		return -1;
 	if (c->fs->bound >= c->fs->best.makespan || left(c) == 0)
 		return 0;
-
-	if (greedy_levels(c->d, c->n, &head, &bl) != 0) {
-		snprintf(c->fs->err, sizeof(c->fs->err), "out of memory");
+	if (wpolicy_run(&w, c->fs->err, sizeof(c->fs->err)) != 0)
 		return -1;
-	}
-	rc = windows(c, head, bl);
-	free(head);
-	free(bl);
-	return rc;
+	return 0;
 }
 
 int

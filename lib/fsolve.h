@@ -9,16 +9,21 @@
  *			refused above max_bin binaries; its solution,
  *			placed in integer time (place.h), replaces the
  *			greedy schedule when it is shorter;
- *   FSOLVE_FLUX	relaxed tail windows of every GPU (wbound.h),
- *			growing while they are proved in time, to raise
- *			the bound until it meets the schedule.
+ *   FSOLVE_FLUX	the whole DAG when it is small (the search of
+ *			wsearch.h up to WSEARCH_MAX tasks, or the MILP),
+ *			then windows (wpolicy.h): tails of the schedule
+ *			solved again to shorten it, relaxed windows to
+ *			raise the bound, until the two meet.  wsolver
+ *			says what solves them (wsolve.h).
  * A model proved optimal with value V (ns) bounds the makespan by
  * V rounded to the nearest picosecond: its data are whole picoseconds
  * and the solver's optimality tolerance is below half of one.
  *
  * The whole run honours limit (seconds) and *stop; when either ends it,
- * the best schedule so far stands.  Every model solved is listed in
- * models[].  progress, when set, is called before (0) and after (1)
+ * the best schedule so far stands.  Every problem solved is listed in
+ * models[]; a window whose solver fails is skipped and counted in
+ * windows_failed (the first fail_windows problems fail on purpose, for
+ * tests).  progress, when set, is called before (0) and after (1)
  * solving each model, which is the last of models[].  Returns
  * 0; -1 with a message in err when memory runs out, a solver fails, or
  * the exact model is too big (its size in the message).  The caller
@@ -40,11 +45,14 @@ enum fsolve_method { FSOLVE_FLUX, FSOLVE_GREEDY, FSOLVE_EXACT };
 extern const char *const fsolve_methods[];
 
 struct fsolve_model {
-	char		name[48];
-	size_t		rows, cols, bins;
-	int		status;		/* enum milp_status */
-	double		seconds;
-	uint64_t	value;		/* ps, when optimal or feasible */
+	char		 name[96];
+	const char	*solver;	/* "search", "lpsolve" or "cbc" */
+	size_t		 tasks, rows, cols, bins;	/* MILP: rows.. */
+	int		 status;	/* enum wsolve_status */
+	double		 seconds;
+	uint64_t	 nodes;		/* search */
+	uint64_t	 value;		/* ps; UINT64_MAX: none found */
+	uint64_t	 bound;		/* ps, proved */
 };
 
 struct fsolve;
@@ -52,6 +60,8 @@ struct fsolve;
 struct fsolve_opts {
 	int		 method;
 	const char	*solver;	/* milp backend */
+	int		 wsolver;	/* windows: enum wsolve_solver */
+	size_t		 fail_windows;	/* tests: these first ones fail */
 	double		 limit;		/* seconds, <= 0: none */
 	size_t		 max_bin;	/* exact: refused above */
 	const char	*write;		/* export each model here, or NULL */
@@ -68,6 +78,9 @@ struct fsolve {
 	uint64_t		 bound;
 	struct fsolve_model	*m;
 	size_t			 nm, mcap;
+	size_t			 windows;	/* problems solved */
+	size_t			 windows_failed;
+	size_t			 improved;	/* schedules adopted */
 	double			 seconds;
 	char			 err[400];
 };

@@ -14,6 +14,20 @@
  * makespan or more, so the window's optimum is a lower bound.  The
  * data are whole picoseconds, and so is the optimum.
  *
+ * wbound_threshold() is that T, or UINT64_MAX when no transfer touches
+ * the set.
+ *
+ * wbound_grow() chooses the GPU to add to the set of a window p made
+ * with threshold T, from a schedule of it (st[], sw[] per task, an
+ * optimal one): it follows back the chain of constraints that sets the
+ * makespan (arcs, ports, the order) and counts, per GPU outside the
+ * set, the transfers the window dropped (heads at least T) on the
+ * longest paths behind its binding lags, its release and its tail:
+ * the GPUs whose relaxed ports let the window end early.  soff and succ
+ * are the successors of every task (dag.h's dag_successors()).  Returns
+ * the GPU counted most (ties: the smallest), -1 when none is, -2 when
+ * memory runs out.
+ *
  * head and bl come from greedy_levels().  horizon is the makespan of a
  * known schedule; lb a known bound.  Returns the number of transfers
  * kept (0: the set has none), or -1 when memory runs out; the caller frees
@@ -33,5 +47,11 @@ long	wbound_window(const struct dag *, const struct net *,
 	    const uint64_t *, const uint64_t *, const uint8_t *, size_t,
 	    uint64_t, uint64_t, struct fprob *);
 int	wbound_same(const struct fprob *, const struct fprob *);
+uint64_t wbound_threshold(const struct dag *, const uint64_t *,
+	    const uint8_t *, size_t);
+long	wbound_grow(const struct dag *, const struct net *,
+	    const uint64_t *, const uint64_t *, const size_t *,
+	    const uint32_t *, const uint8_t *, uint64_t, const struct fprob *,
+	    const uint64_t *, const uint32_t *);
 
 #endif

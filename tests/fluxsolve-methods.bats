@@ -142,14 +142,15 @@ stable() {
 	assert_output 317
 }
 
-@test "fluxsolve: on random small DAGs exact and flux meet fluxenum's optimum, the greedy and every bound stay on their side, and replays match" {
+@test "fluxsolve: on random small DAGs exact, flux with the search and flux with the MILP meet fluxenum's optimum, the greedy and every bound stay on their side, and replays match" {
 	set -o pipefail
 	for seed in $(seq 1 20); do
 		randcase $seed | mk s.mp
 		opt=$(fluxenum < s.mp)
-		for ms in exact/lpsolve exact/cbc flux/lpsolve greedy/lpsolve; do
-			m=${ms%/*} s=${ms#*/}
-			fluxsolve -m $m -s $s -T 20 < s.mp > f.mp ||
+		for ms in exact/lpsolve/milp exact/cbc/milp flux/lpsolve/search \
+		    flux/lpsolve/milp flux/cbc/milp greedy/lpsolve/search; do
+			m=${ms%%/*} s=${ms#*/} w=${s#*/} s=${s%/*}
+			fluxsolve -m $m -s $s -w $w -T 20 < s.mp > f.mp ||
 			    fail "seed $seed, $ms: fluxsolve exited $?"
 			read -r st obj bound < <(records f.mp solve |
 			    jq -r '"\(.status) \(.objective_ps) \(.bound_ps)"')
@@ -212,7 +213,7 @@ same_ns() {
 	set -o pipefail
 	handcase g | mk s.mp
 	fluxsolve -m exact --write-lp whole.lp < s.mp > /dev/null
-	fluxsolve -m flux --write-lp w.lp < s.mp > f.mp
+	fluxsolve -m flux -w milp --write-lp w.lp < s.mp > f.mp
 	run bash -c "report --dump f.mp | jq -c 'select(.type == \"solve\") | [.status, .objective_ps, [.models[].name]]'"
 	assert_output '["optimal",227,["exact"]]'
 	# flux's model of the whole DAG is exact's, numbered
@@ -221,15 +222,15 @@ same_ns() {
 	[ ! -e w.2.lp ]
 	# no extension, and a dot in a directory's name
 	mkdir d.x
-	fluxsolve --write-mps d.x/w < s.mp > /dev/null
-	fluxsolve --write-mps model < s.mp > /dev/null
+	fluxsolve -w milp --write-mps d.x/w < s.mp > /dev/null
+	fluxsolve -w milp --write-mps model < s.mp > /dev/null
 	[ -s d.x/w.1 ]
 	[ -s model.1 ]
 	run ls d.x
 	assert_output 'w.1'
 	# many models: the files go from 1 to n
 	tracegen -l 2 | dagbuild -r 1ms > dag.mp
-	fluxsolve -T 1 --write-lp win.lp < dag.mp > f.mp
+	fluxsolve -T 1 -w milp --write-lp win.lp < dag.mp > f.mp
 	n=$(records f.mp solve | jq '.models | length')
 	[ "$n" -ge 2 ] || fail "flux solved $n models"
 	run bash -c 'ls win*'
@@ -370,8 +371,11 @@ same_ns() {
 	run bash -c "fluxsolve -m flux -s cbc < s.mp | report --dump | jq -c 'select(.type == \"solve\") | [.method, .solver, .status, .models]'"
 	assert_output '["flux","none","optimal",[]]'
 	handcase g | mk s.mp
-	run bash -c "fluxsolve -m flux -s cbc < s.mp | report --dump | jq -c 'select(.type == \"solve\") | [.method, .solver, .status, .objective_ps, .greedy_ps, [.models[] | [.name, .status, .objective_ps]]]'"
+	run bash -c "fluxsolve -m flux -s cbc -w milp < s.mp | report --dump | jq -c 'select(.type == \"solve\") | [.method, .solver, .status, .objective_ps, .greedy_ps, [.models[] | [.name, .status, .objective_ps]]]'"
 	assert_output '["flux","cbc","optimal",227,317,[["exact","optimal",227]]]'
+	# the search is no MILP solver
+	run bash -c "fluxsolve -m flux -s cbc < s.mp | report --dump | jq -c 'select(.type == \"solve\") | [.method, .solver, .window_solver, .status, .objective_ps, [.models[] | [.name, .solver, .status, .objective_ps]]]'"
+	assert_output '["flux","none","search","optimal",227,[["whole dag","search","optimal",227]]]'
 }
 
 @test "fluxsolve: the exact and flux methods refuse empty, cut, taskless and scheduled streams, and the switch model" {
@@ -404,7 +408,7 @@ same_ns() {
 @test "fluxsolve: a model file that cannot be written fails the run, with no schedule out" {
 	set -o pipefail
 	handcase g | mk s.mp
-	for o in "exact --write-lp|m.lp" "flux --write-lp|m.1.lp" "flux --write-mps|m.1.mps"; do
+	for o in "exact --write-lp|m.lp" "flux -w milp --write-lp|m.1.lp" "flux -w milp --write-mps|m.1.mps"; do
 		file=${o#*|} o=${o%|*}
 		run bash -c "fluxsolve -m $o '$T/none/${file%%.*}.${file##*.}' < s.mp > f.mp"
 		assert_failure 1

@@ -27,6 +27,7 @@
 #include "sched.h"
 #include "stream.h"
 #include "units.h"
+#include "wsolve.h"
 
 #define DEFAULT_LIMIT	10.0
 #define DEFAULT_MAXBIN	2000
@@ -38,8 +39,8 @@ usage(void)
 {
 	fprintf(stderr, "usage: fluxsolve [-v] [-m flux | greedy | exact] "
 	    "[-s lpsolve | cbc] [-T seconds]\n"
-	    "                 [--max-binaries=n] "
-	    "[--write-lp=file | --write-mps=file]\n");
+	    "                 [-w search | milp] [--max-binaries=n]\n"
+	    "                 [--write-lp=file | --write-mps=file]\n");
 	exit(2);
 }
 
@@ -105,6 +106,25 @@ seconds_arg(const char *arg)
 
 static const char *const solvers[] = { "lpsolve", "cbc", NULL };
 
+/*
+ * FLUXSOLVE_FAIL_WINDOWS=n makes the first n windows fail as a solver
+ * failure would, so that tests can see a failed window skipped.
+ */
+static void
+fail_env(struct fsolve_opts *o)
+{
+	const char *v = getenv("FLUXSOLVE_FAIL_WINDOWS");
+	uint64_t n;
+
+	if (v == NULL || *v == '\0')
+		return;
+	if (units_parse_count(v, 0, 1000000000, &n) != NULL) {
+		warnmsg("FLUXSOLVE_FAIL_WINDOWS=%s: not a count", v);
+		usage();
+	}
+	o->fail_windows = (size_t)n;
+}
+
 static void
 parse(int argc, char **argv, struct fsolve_opts *o)
 {
@@ -114,6 +134,7 @@ parse(int argc, char **argv, struct fsolve_opts *o)
 		{ "time-limit",	  required_argument, NULL, 'T' },
 		{ "verbose",	  no_argument,	     NULL, 'v' },
 		{ "max-binaries", required_argument, NULL, 'B' },
+		{ "window-solver", required_argument, NULL, 'w' },
 		{ "write-lp",	  required_argument, NULL, 'L' },
 		{ "write-mps",	  required_argument, NULL, 'M' },
 		{ NULL, 0, NULL, 0 }
@@ -121,7 +142,7 @@ parse(int argc, char **argv, struct fsolve_opts *o)
 	uint64_t v;
 	int ch;
 
-	while ((ch = getopt_long(argc, argv, "m:s:T:v", longopts,
+	while ((ch = getopt_long(argc, argv, "m:s:T:vw:", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'm':
@@ -135,6 +156,10 @@ parse(int argc, char **argv, struct fsolve_opts *o)
 			break;
 		case 'v':
 			o->verbose = 1;
+			break;
+		case 'w':
+			o->wsolver = pick(optarg, wsolve_solvers,
+			    "window solver");
 			break;
 		case 'B':
 			if (units_parse_count(optarg, 1, 100000000, &v) !=
@@ -161,8 +186,10 @@ parse(int argc, char **argv, struct fsolve_opts *o)
 	}
 	if (optind != argc)
 		usage();
-	if (o->write != NULL && o->method == FSOLVE_GREEDY) {
-		warnmsg("the greedy method builds no model to write");
+	if (o->write != NULL && (o->method == FSOLVE_GREEDY ||
+	    (o->method == FSOLVE_FLUX && o->wsolver == WSOLVE_SEARCH))) {
+		warnmsg("%s builds no model to write", o->method ==
+		    FSOLVE_GREEDY ? "the greedy method" : "the search");
 		usage();
 	}
 }
@@ -176,13 +203,13 @@ progress(void *arg, const struct fsolve *fs, int done)
 
 	(void)arg;
 	if (!done) {
-		fprintf(stderr, "%sfluxsolve: model %zu (%s): %zu binaries, "
-		    "%zu rows: solving... ", fs->nm > 1 ? "\n" : "", fs->nm,
-		    m->name, m->bins, m->rows);
+		fprintf(stderr, "%sfluxsolve: model %zu (%s): %zu tasks, "
+		    "%s: solving... ", fs->nm > 1 ? "\n" : "", fs->nm,
+		    m->name, m->tasks, m->solver);
 		return;
 	}
 	fprintf(stderr, "%s in %.1fs; makespan %s, bound %s",
-	    milp_statuses[m->status], m->seconds,
+	    wsolve_statuses[m->status], m->seconds,
 	    units_fmt_time(a, sizeof(a), fs->best.makespan),
 	    units_fmt_time(b, sizeof(b), fs->bound));
 }
@@ -196,19 +223,36 @@ write_models(msgpack_packer *pk, const struct fsolve *fs)
 	msgpack_pack_array(pk, fs->nm);
 	for (i = 0; i < fs->nm; i++) {
 		const struct fsolve_model *m = &fs->m[i];
-		int val = m->status == MILP_OPTIMAL ||
-		    m->status == MILP_FEASIBLE;
+		int val = m->value != UINT64_MAX;
+		int milp = strcmp(m->solver, "search") != 0;
 
-		msgpack_pack_map(pk, 6 + val);
+		msgpack_pack_map(pk, 6 + val + (milp ? 3 : 1));
 		stream_pack_kstr(pk, "name", m->name);
-		stream_pack_ku64(pk, "rows", m->rows);
-		stream_pack_ku64(pk, "cols", m->cols);
-		stream_pack_ku64(pk, "binaries", m->bins);
-		stream_pack_kstr(pk, "status", milp_statuses[m->status]);
+		stream_pack_kstr(pk, "solver", m->solver);
+		stream_pack_ku64(pk, "tasks", m->tasks);
+		if (milp) {
+			stream_pack_ku64(pk, "rows", m->rows);
+			stream_pack_ku64(pk, "cols", m->cols);
+			stream_pack_ku64(pk, "binaries", m->bins);
+		} else
+			stream_pack_ku64(pk, "nodes", m->nodes);
+		stream_pack_kstr(pk, "status", wsolve_statuses[m->status]);
 		stream_pack_kdbl(pk, "seconds", m->seconds);
+		stream_pack_ku64(pk, "bound_ps", m->bound);
 		if (val)
 			stream_pack_ku64(pk, "objective_ps", m->value);
 	}
+}
+
+static int
+milp_used(const struct fsolve *fs)
+{
+	size_t i;
+
+	for (i = 0; i < fs->nm; i++)
+		if (strcmp(fs->m[i].solver, "search") != 0)
+			return 1;
+	return 0;
 }
 
 /*
@@ -222,9 +266,10 @@ write_solve(msgpack_packer *pk, const struct fsolve_opts *o,
 {
 	uint64_t obj = fs->best.makespan, bound = fs->bound;
 
-	stream_pack_record(pk, "solve", 12);
+	stream_pack_record(pk, "solve", 16);
 	stream_pack_kstr(pk, "method", fsolve_methods[o->method]);
-	stream_pack_kstr(pk, "solver", fs->nm > 0 ? o->solver : "none");
+	stream_pack_kstr(pk, "solver", milp_used(fs) ? o->solver : "none");
+	stream_pack_kstr(pk, "window_solver", wsolve_solvers[o->wsolver]);
 	stream_pack_kstr(pk, "status", obj == bound ? "optimal" : "feasible");
 	stream_pack_ku64(pk, "objective_ps", obj);
 	stream_pack_ku64(pk, "bound_ps", bound);
@@ -237,6 +282,9 @@ write_solve(msgpack_packer *pk, const struct fsolve_opts *o,
 		msgpack_pack_false(pk);
 	stream_pack_kdbl(pk, "seconds", fs->seconds);
 	stream_pack_kdbl(pk, "time_limit", o->limit);
+	stream_pack_ku64(pk, "windows", fs->windows);
+	stream_pack_ku64(pk, "windows_failed", fs->windows_failed);
+	stream_pack_ku64(pk, "improved", fs->improved);
 	write_models(pk, fs);
 }
 
@@ -278,6 +326,7 @@ main(int argc, char **argv)
 
 	die_init("fluxsolve");
 	parse(argc, argv, &o);
+	fail_env(&o);
 	die_if_tty();
 	dagin_init(&in);
 	if ((w = stream_writer(stdout)) == NULL)
