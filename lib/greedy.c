@@ -13,7 +13,10 @@
 #define NONE	UINT32_MAX
 #define PS	1000000000000ULL
 
-/* Busy intervals [s, e) of one port direction, sorted and disjoint. */
+/*
+ * Busy intervals [s, e) of one port direction, sorted and disjoint;
+ * also a circuit's idle gaps (s, e) longer than 2 tau between its uses.
+ */
 struct ivs {
 	struct iv { uint64_t s, e; } *v;
 	size_t		n, cap;
@@ -45,9 +48,19 @@ struct win {
 	uint64_t	gs, ge;		/* inside: the idle gap */
 };
 
-struct wins {
-	struct win	*v;
-	size_t		 n, cap;
+/*
+ * A port's windows for a circuit to q, made one at a time from the
+ * epoch where those that can still be used (ending after ready) begin:
+ * try_fresh() mostly needs the first few.
+ */
+struct wgen {
+	const struct port	*p;
+	uint32_t		 q;
+	uint64_t		 ready;
+	size_t			 i;	/* the epoch looked at */
+	const struct ivs	*gap;	/* its idle gaps, or NULL */
+	size_t			 k;	/* the next one */
+	struct win		 w;	/* the window made last */
 };
 
 struct state {
@@ -57,7 +70,8 @@ struct state {
 	struct port		*pt;		/* [sw * gpus + gpu] */
 	uint64_t		*gpu_free;
 	uint64_t		*ready;		/* data ready, per task */
-	struct wins		 wa, wb;	/* scratch for try_fresh */
+	struct ivs		*gap;		/* per circuit */
+	size_t			 gapcap;
 };
 
 /* A placement found for a transfer. */
@@ -114,20 +128,29 @@ port(struct state *s, uint32_t sw, uint32_t g)
 	return &s->pt[(size_t)sw * s->n->gpus + g];
 }
 
-/* The earliest t' >= t with [t', t' + len) clear of the intervals. */
-static uint64_t
-fit(const struct ivs *x, uint64_t t, uint64_t len)
+/* The first interval of x that ends after t, or x->n. */
+static size_t
+first_after(const struct ivs *x, uint64_t t)
 {
 	size_t lo = 0, hi = x->n, mid;
 
-	while (lo < hi) {	/* first interval ending after t */
+	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
 		if (x->v[mid].e <= t)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (; lo < x->n; lo++) {
+	return lo;
+}
+
+/* The earliest t' >= t with [t', t' + len) clear of the intervals. */
+static uint64_t
+fit(const struct ivs *x, uint64_t t, uint64_t len)
+{
+	size_t lo;
+
+	for (lo = first_after(x, t); lo < x->n; lo++) {
 		if (t + len <= x->v[lo].s)
 			break;
 		if (x->v[lo].e > t)
@@ -151,20 +174,53 @@ fit2(const struct port *a, const struct port *b, uint64_t t, uint64_t len)
 }
 
 static int
-iv_add(struct ivs *x, uint64_t s, uint64_t e)
+iv_put(struct ivs *x, size_t i, uint64_t s, uint64_t e)
 {
-	size_t i = x->n;
-
 	if (mem_grow(&x->v, &x->cap, x->n + 1, sizeof(*x->v)) != 0)
 		return -1;
-	while (i > 0 && x->v[i - 1].s > s) {
-		x->v[i] = x->v[i - 1];
-		i--;
-	}
-	x->v[i].s = s;
-	x->v[i].e = e;
+	memmove(x->v + i + 1, x->v + i, (x->n - i) * sizeof(*x->v));
+	x->v[i] = (struct iv){ s, e };
 	x->n++;
 	return 0;
+}
+
+static void
+iv_del(struct ivs *x, size_t i)
+{
+	memmove(x->v + i, x->v + i + 1, (x->n - i - 1) * sizeof(*x->v));
+	x->n--;
+}
+
+/*
+ * A use [s, e) of a port direction.  fit() sees only the time they
+ * cover, so uses back to back (the chunks of a collective on one
+ * circuit, most often) become one interval: fewer to step over.
+ */
+static int
+iv_add(struct ivs *x, uint64_t s, uint64_t e)
+{
+	size_t lo = 0, hi = x->n, mid;
+
+	while (lo < hi) {	/* the first interval after s */
+		mid = lo + (hi - lo) / 2;
+		if (x->v[mid].s <= s)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo > 0 && x->v[lo - 1].e == s) {
+		x->v[lo - 1].e = e;
+		if (lo < x->n && x->v[lo].s == e) {
+			x->v[lo - 1].e = x->v[lo].e;
+			iv_del(x, lo);
+		}
+		return 0;
+	}
+	if (lo < x->n && x->v[lo].s == e) {
+		x->v[lo].s = s;
+		return 0;
+	}
+	return iv_put(x, lo, s, e);
 }
 
 /* The latest a use of epoch i of p may end: tau before a new partner. */
@@ -178,18 +234,44 @@ limit(const struct state *s, const struct port *p, size_t i)
 	return p->ep[i + 1].up >= tau ? p->ep[i + 1].up - tau : 0;
 }
 
+/*
+ * The epoch of p that time t lies in: the last one up by t, else the
+ * first.  A port's epochs are in time order and their up strictly
+ * increases (a circuit comes up after the previous one's last use and
+ * tau), so a binary search finds it.
+ */
 static size_t
-epoch_of(const struct port *p, uint32_t circ)
+epoch_at(const struct port *p, uint64_t t)
 {
-	size_t i;
+	size_t lo = 0, hi = p->nep, mid;
 
-	for (i = 0; i < p->nep; i++)
-		if (p->ep[i].circ == circ)
-			break;
-	return i;
+	while (lo < hi) {	/* the first epoch up after t */
+		mid = lo + (hi - lo) / 2;
+		if (p->ep[mid].up <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > 0 ? lo - 1 : 0;
 }
 
-/* Reuse: a circuit a-b on sw with room for the transfer. */
+/* The epoch of circuit circ, usable from up, on one of its ports. */
+static size_t
+epoch_of(const struct port *p, uint32_t circ, uint64_t up)
+{
+	size_t i = epoch_at(p, up);
+
+	return i < p->nep && p->ep[i].circ == circ ? i : p->nep;
+}
+
+/*
+ * Reuse: a circuit a-b on sw with room for the transfer.  Of the
+ * epochs before the one at ready none can take it (each ends by the
+ * next one's up less tau, at or before ready), and later ones start it
+ * no earlier (fit2() grows with its start), so the first epoch from
+ * there with room is the best one, and none is once an epoch comes up
+ * at or after the best start found so far.
+ */
 static void
 try_reuse(struct state *s, uint32_t sw, uint32_t a, uint32_t b,
     uint64_t ready, uint64_t len, struct spot *best)
@@ -198,10 +280,11 @@ try_reuse(struct state *s, uint32_t sw, uint32_t a, uint32_t b,
 	uint64_t t, lim, lb;
 	size_t i, j;
 
-	for (i = 0; i < pa->nep; i++) {
+	for (i = epoch_at(pa, ready); i < pa->nep && pa->ep[i].up < best->t;
+	    i++) {
 		if (pa->ep[i].partner != b)
 			continue;
-		j = epoch_of(pb, pa->ep[i].circ);
+		j = epoch_of(pb, pa->ep[i].circ, pa->ep[i].up);
 		lim = limit(s, pa, i);
 		lb = limit(s, pb, j);
 		lim = lb < lim ? lb : lim;
@@ -210,6 +293,7 @@ try_reuse(struct state *s, uint32_t sw, uint32_t a, uint32_t b,
 		if (t + len > lim || t >= best->t)
 			continue;
 		*best = (struct spot){ .t = t, .sw = sw, .ia = i, .ib = j };
+		break;
 	}
 }
 
@@ -225,112 +309,107 @@ sub_tau(uint64_t t, uint64_t tau)
 	return t >= tau ? t - tau : 0;
 }
 
-static int
-win_add(struct wins *w, const struct win *x)
+/*
+ * A port's uses inside an epoch are its circuit's transfers, both ways
+ * (those of the epochs beside it end tau before it comes up or start
+ * tau after its last use), so the idle gaps in an epoch are those of
+ * its circuit, kept per circuit as transfers come.  A gap that ends by
+ * ready fits nothing.
+ */
+static void
+gap_first(const struct state *s, struct wgen *g, uint32_t circ)
 {
-	if (x->hi <= x->lo)
+	g->gap = &s->gap[circ];
+	g->k = first_after(g->gap, g->ready);
+}
+
+static int
+gap_next(const struct state *s, struct wgen *g)
+{
+	uint64_t tau = s->n->reconfig_ps;
+	const struct iv *u;
+
+	if (g->k >= g->gap->n)
 		return 0;
-	if (mem_grow(&w->v, &w->cap, w->n + 1, sizeof(*w->v)) != 0)
-		return -1;
-	w->v[w->n++] = *x;
-	return 0;
+	u = &g->gap->v[g->k++];
+	g->w = (struct win){ u->s + tau, u->e - tau, g->i, 1, u->s, u->e };
+	return 1;
 }
 
-/* The next use of p at or after time t: its start, or UINT64_MAX. */
-static size_t
-first_after(const struct ivs *x, uint64_t t)
-{
-	size_t lo = 0, hi = x->n, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (x->v[mid].e <= t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/* Idle gaps of p's uses (sending or receiving) inside [from, to]. */
+/*
+ * The next window of a port: between epochs i - 1 and i, then in the
+ * gaps of epoch i.  Returns 0 after the last, open-ended one.
+ */
 static int
-gaps_inside(const struct state *s, const struct port *p, size_t i,
-    uint64_t from, uint64_t to, struct wins *w)
-{
-	uint64_t tau = s->n->reconfig_ps, end = from;
-	size_t a = first_after(&p->tx, from), b = first_after(&p->rx, from);
-	struct win x;
-
-	while (a < p->tx.n || b < p->rx.n) {
-		const struct iv *u;
-
-		if (b >= p->rx.n || (a < p->tx.n &&
-		    p->tx.v[a].s <= p->rx.v[b].s))
-			u = &p->tx.v[a++];
-		else
-			u = &p->rx.v[b++];
-		if (u->s >= to)
-			break;
-		if (u->s > end + 2 * tau) {
-			x = (struct win){ end + tau, sub_tau(u->s, tau), i, 1,
-			    end, u->s };
-			if (win_add(w, &x) != 0)
-				return -1;
-		}
-		if (u->e > end)
-			end = u->e;
-	}
-	return 0;
-}
-
-static int
-windows(const struct state *s, const struct port *p, uint32_t q,
-    uint64_t ready, struct wins *w)
+win_next(const struct state *s, struct wgen *g)
 {
 	uint64_t tau = s->n->reconfig_ps;
 	const struct circuit *c = s->g->sc.c;
+	const struct port *p = g->p;
 	struct win x;
-	size_t i;
 
-	w->n = 0;
-	for (i = 0; i <= p->nep; i++) {
+	for (;;) {
+		if (g->gap != NULL && gap_next(s, g))
+			return 1;
+		if (g->gap != NULL) {
+			g->gap = NULL;
+			g->i++;
+		}
+		if (g->i > p->nep)
+			return 0;
 		/*
 		 * Between two epochs; next to one with q too, for q may
 		 * have gone elsewhere meanwhile: a circuit set up anew.
 		 */
-		x.lo = i > 0 ? c[p->ep[i - 1].circ].to + tau : 0;
-		x.hi = i < p->nep ? sub_tau(p->ep[i].up, tau) : UINT64_MAX;
-		x.ep = i;
+		x.lo = g->i > 0 ? c[p->ep[g->i - 1].circ].to + tau : 0;
+		x.hi = g->i < p->nep ? sub_tau(p->ep[g->i].up, tau) :
+		    UINT64_MAX;
+		x.ep = g->i;
 		x.inside = 0;
-		if (x.hi > ready && win_add(w, &x) != 0)
-			return -1;
-		if (i < p->nep && p->ep[i].partner != q &&
-		    c[p->ep[i].circ].to > ready &&
-		    gaps_inside(s, p, i, c[p->ep[i].circ].from,
-		    c[p->ep[i].circ].to, w) != 0)
-			return -1;
+		if (g->i < p->nep && p->ep[g->i].partner != g->q &&
+		    c[p->ep[g->i].circ].to > g->ready)
+			gap_first(s, g, p->ep[g->i].circ);
+		else
+			g->i++;
+		if (x.hi > g->ready && x.hi > x.lo) {
+			g->w = x;
+			return 1;
+		}
 	}
-	return 0;
+}
+
+/*
+ * The first window of p for a circuit to q.  Epochs before the one at
+ * ready leave none that ends after it: each ends by the next one's up
+ * less tau.
+ */
+static int
+win_first(const struct state *s, const struct port *p, uint32_t q,
+    uint64_t ready, struct wgen *g)
+{
+	*g = (struct wgen){ .p = p, .q = q, .ready = ready,
+	    .i = epoch_at(p, ready) };
+	return win_next(s, g);
 }
 
 /*
  * Set-up: a new circuit a-b on sw in a window of both ports.  Each
  * port's windows are disjoint and in time order, so a merge finds the
- * earliest start that fits both.
+ * earliest start that fits both; windows ending by ready fit nothing,
+ * so leaving them out changes nothing.
  */
-static int
+static void
 try_fresh(struct state *s, uint32_t sw, uint32_t a, uint32_t b,
-    uint64_t ready, uint64_t len, struct spot *best, struct wins *wa,
-    struct wins *wb)
+    uint64_t ready, uint64_t len, struct spot *best)
 {
+	struct wgen ga, gb;
 	uint64_t t, up, hi;
-	size_t i = 0, j = 0;
 
-	if (windows(s, port(s, sw, a), b, ready, wa) != 0 ||
-	    windows(s, port(s, sw, b), a, ready, wb) != 0)
-		return -1;
-	while (i < wa->n && j < wb->n) {
-		const struct win *x = &wa->v[i], *y = &wb->v[j];
+	if (!win_first(s, port(s, sw, a), b, ready, &ga) ||
+	    !win_first(s, port(s, sw, b), a, ready, &gb))
+		return;
+	for (;;) {
+		const struct win *x = &ga.w, *y = &gb.w;
 
 		up = x->lo > y->lo ? x->lo : y->lo;
 		t = up > ready ? up : ready;
@@ -342,12 +421,9 @@ try_fresh(struct state *s, uint32_t sw, uint32_t a, uint32_t b,
 			    .up = up, .wa = *x, .wb = *y };
 			break;
 		}
-		if (x->hi < y->hi)
-			i++;
-		else
-			j++;
+		if (x->hi < y->hi ? !win_next(s, &ga) : !win_next(s, &gb))
+			break;
 	}
-	return 0;
 }
 
 static int
@@ -359,6 +435,81 @@ ep_insert(struct port *p, size_t i, uint32_t partner, uint32_t circ,
 	memmove(p->ep + i + 1, p->ep + i, (p->nep - i) * sizeof(*p->ep));
 	p->ep[i] = (struct epoch){ partner, circ, up };
 	p->nep++;
+	return 0;
+}
+
+/* Room for the idle gaps of every circuit so far, the new ones empty. */
+static int
+gaps_grow(struct state *s)
+{
+	size_t old = s->gapcap;
+
+	if (mem_grow(&s->gap, &s->gapcap, s->g->sc.nc, sizeof(*s->gap)) != 0)
+		return -1;
+	memset(s->gap + old, 0, (s->gapcap - old) * sizeof(*s->gap));
+	return 0;
+}
+
+/*
+ * A transfer [t, e) on circuit circ, before its from and to take it in:
+ * a gap opens before or after its uses, or the gaps it meets shrink to
+ * what is left of them on either side.
+ */
+static int
+gap_use(struct state *s, uint32_t circ, uint64_t t, uint64_t e)
+{
+	const struct circuit *c = &s->g->sc.c[circ];
+	uint64_t tau2 = 2 * s->n->reconfig_ps;
+	struct ivs *x = &s->gap[circ];
+	size_t i;
+
+	if (e < c->from)
+		return c->from > e + tau2 ? iv_put(x, 0, e, c->from) : 0;
+	if (t > c->to)
+		return t > c->to + tau2 ? iv_put(x, x->n, c->to, t) : 0;
+	for (i = first_after(x, t); i < x->n && x->v[i].s < e;) {
+		struct iv u = x->v[i];
+		int left = t > u.s + tau2, right = u.e > e + tau2;
+
+		if (left && right) {
+			x->v[i].e = t;
+			return iv_put(x, i + 1, e, u.e);
+		}
+		if (right) {		/* the transfer ends in this gap */
+			x->v[i].s = e;
+			return 0;
+		}
+		if (left)
+			x->v[i++].e = t;
+		else
+			iv_del(x, i);
+	}
+	return 0;
+}
+
+/*
+ * A circuit split at its gap from gs: the gaps after it go with the
+ * copy c2.
+ */
+static int
+gap_split(struct state *s, uint32_t circ, uint32_t c2, uint64_t gs)
+{
+	struct ivs *x, *y;
+	size_t k, m;
+
+	if (gaps_grow(s) != 0)
+		return -1;
+	x = &s->gap[circ];
+	y = &s->gap[c2];
+	k = first_after(x, gs);
+	m = x->n - k - 1;
+	if (m > 0) {
+		if (mem_grow(&y->v, &y->cap, m, sizeof(*y->v)) != 0)
+			return -1;
+		memcpy(y->v, x->v + k + 1, m * sizeof(*y->v));
+	}
+	y->n = m;
+	x->n = k;
 	return 0;
 }
 
@@ -382,8 +533,10 @@ split(struct state *s, struct port *p, size_t i, uint64_t gs, uint64_t ge,
 	sc->c[c2] = sc->c[circ];
 	sc->c[c2].from = ge;
 	sc->c[circ].to = gs;
+	if (gap_split(s, circ, c2, gs) != 0)
+		return -1;
 	px = &s->pt[(size_t)sc->c[circ].sw * s->n->gpus + x];
-	k = epoch_of(px, circ);
+	k = epoch_of(px, circ, p->ep[i].up);
 	if (ep_insert(p, i + 1, x, c2, up2) != 0 ||
 	    ep_insert(px, k + 1, px->ep[k].partner, c2, up2) != 0)
 		return -1;
@@ -405,9 +558,7 @@ place_transfer(struct state *s, uint32_t t)
 
 	for (sw = 0; sw < s->n->switches; sw++) {
 		try_reuse(s, sw, tk->gpu, tk->dst, s->ready[t], len, &best);
-		if (try_fresh(s, sw, tk->gpu, tk->dst, s->ready[t], len, &best,
-		    &s->wa, &s->wb) != 0)
-			return -1;
+		try_fresh(s, sw, tk->gpu, tk->dst, s->ready[t], len, &best);
 	}
 	if (best.t == UINT64_MAX)
 		return -2;	/* cannot happen: the last window is open */
@@ -423,7 +574,7 @@ place_transfer(struct state *s, uint32_t t)
 		    &ib) != 0))
 			return -1;
 		if (sched_add_circuit(sc, best.sw, tk->gpu, tk->dst, best.t,
-		    best.t + len) != 0)
+		    best.t + len) != 0 || gaps_grow(s) != 0)
 			return -1;
 		circ = (uint32_t)(sc->nc - 1);
 		if (ep_insert(pa, ia, tk->dst, circ, best.up) != 0 ||
@@ -431,6 +582,8 @@ place_transfer(struct state *s, uint32_t t)
 			return -1;
 	} else
 		circ = pa->ep[best.ia].circ;
+	if (gap_use(s, circ, best.t, best.t + len) != 0)
+		return -1;
 	c = &sc->c[circ];
 	c->from = best.t < c->from ? best.t : c->from;
 	c->to = best.t + len > c->to ? best.t + len : c->to;
@@ -550,8 +703,7 @@ next_transfer(void *s, uint32_t t)
 int
 greedy_run(const struct dag *d, const struct net *n, struct greedy *g)
 {
-	struct state s = { d, n, g, NULL, NULL, NULL, { NULL, 0, 0 },
-	    { NULL, 0, 0 } };
+	struct state s = { d, n, g, NULL, NULL, NULL, NULL, 0 };
 	uint64_t *bl = NULL;
 	uint32_t *prev = NULL;
 	size_t i, np = (size_t)n->switches * n->gpus;
@@ -581,8 +733,9 @@ out:
 		free(s.pt[i].tx.v);
 		free(s.pt[i].rx.v);
 	}
-	free(s.wa.v);
-	free(s.wb.v);
+	for (i = 0; s.gap != NULL && i < s.gapcap; i++)
+		free(s.gap[i].v);
+	free(s.gap);
 	free(bl);
 	free(prev);
 	free(s.ready);
