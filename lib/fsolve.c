@@ -10,6 +10,7 @@
 #include "fmodel.h"
 #include "fsolve.h"
 #include "greedy.h"
+#include "lbound.h"
 #include "mem.h"
 #include "milp.h"
 #include "net.h"
@@ -520,6 +521,24 @@ flux(struct ctx *c)
 	return 0;
 }
 
+/* The ports' bound over every tail (lbound.h), beside the greedy's. */
+static int
+port_bound(struct ctx *c)
+{
+	uint64_t *head, *bl, b;
+	int rc;
+
+	if (greedy_levels(c->d, c->n, &head, &bl) != 0)
+		return nomem(c);
+	rc = lbound_ports(c->d, c->n, head, bl, &b);
+	free(head);
+	free(bl);
+	if (rc != 0)
+		return nomem(c);
+	raise_bound(c->fs, b);
+	return 0;
+}
+
 int
 fsolve_run(const struct dag *d, const struct net *n,
     const struct fsolve_opts *o, struct fsolve *fs)
@@ -538,6 +557,8 @@ fsolve_run(const struct dag *d, const struct net *n,
 		snprintf(fs->err, sizeof(fs->err), "out of memory");
 		return -1;
 	}
+	if (port_bound(&c) != 0)
+		return -1;
 	rc = 0;
 	if (o->method != FSOLVE_GREEDY && n->switches > FMODEL_MAX_SWITCHES) {
 		if (o->method == FSOLVE_EXACT) {
