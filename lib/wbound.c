@@ -12,6 +12,14 @@
 #define UNSET	UINT64_MAX
 
 static int
+asc32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int
 desc(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -48,6 +56,16 @@ wbound_threshold(const struct dag *d, const uint64_t *head, const uint8_t *set,
 	t = h[(k < m ? k : m) - 1];
 	free(h);
 	return t;
+}
+
+size_t
+wbound_touching(const struct dag *d, const uint8_t *set)
+{
+	size_t i, m = 0;
+
+	for (i = 0; i < d->n; i++)
+		m += touches(&d->t[i], set);
+	return m;
 }
 
 /*
@@ -91,10 +109,76 @@ lags(const struct dag *d, const struct net *n, const uint64_t *head,
 	return 0;
 }
 
+/* Candidates ordered by directed pair, then id. */
+static const struct dag *pair_dag;
+
+static int
+by_pair(const void *a, const void *b)
+{
+	const struct dag_task *x = &pair_dag->t[*(const uint32_t *)a];
+	const struct dag_task *y = &pair_dag->t[*(const uint32_t *)b];
+
+	if (x->gpu != y->gpu)
+		return x->gpu < y->gpu ? -1 : 1;
+	if (x->dst != y->dst)
+		return x->dst < y->dst ? -1 : 1;
+	return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
+}
+
+/* Kept of m candidates (by pair) when each pair keeps f first, f last. */
+static size_t
+thinned(const struct dag *d, const uint32_t *c, size_t m, size_t f,
+    uint8_t *keep)
+{
+	size_t i, j, k, n = 0;
+
+	for (i = 0; i < m; i = j) {
+		for (j = i; j < m && d->t[c[j]].gpu == d->t[c[i]].gpu &&
+		    d->t[c[j]].dst == d->t[c[i]].dst; j++)
+			;
+		for (k = i; k < j; k++) {
+			int on = k - i < f || j - k <= f;
+
+			if (keep != NULL)
+				keep[k] = (uint8_t)on;
+			n += on;
+		}
+	}
+	return n;
+}
+
+/*
+ * Thin the candidates to at most cap: each directed pair keeps its
+ * first and last f transfers, f as large as fits; the transfers
+ * dropped become lags.  The order by id comes back.
+ */
+static size_t
+thin(const struct dag *d, uint32_t *c, size_t m, size_t cap)
+{
+	uint8_t *keep;
+	size_t f, i, n = 0;
+
+	if (cap == 0 || m <= cap || (keep = malloc(m)) == NULL)
+		return m;
+	pair_dag = d;
+	qsort(c, m, sizeof(*c), by_pair);
+	for (f = m; f > 1 && thinned(d, c, m, f, NULL) > cap; f /= 2)
+		;
+	while (thinned(d, c, m, f + 1, NULL) <= cap)
+		f++;
+	thinned(d, c, m, f, keep);
+	for (i = 0; i < m; i++)
+		if (keep[i])
+			c[n++] = c[i];
+	free(keep);
+	qsort(c, n, sizeof(*c), asc32);
+	return n;
+}
+
 long
 wbound_window(const struct dag *d, const struct net *n,
     const uint64_t *head, const uint64_t *bl, const uint8_t *set, size_t k,
-    uint64_t horizon, uint64_t lb, struct fprob *p)
+    size_t cap, uint64_t horizon, uint64_t lb, struct fprob *p)
 {
 	uint32_t *kept = NULL;
 	uint64_t *L = NULL, T;
@@ -108,18 +192,19 @@ wbound_window(const struct dag *d, const struct net *n,
 	L = malloc((d->n + 1) * sizeof(*L));
 	if (kept == NULL || L == NULL)
 		goto out;
-	for (i = 0; i < d->n; i++) {
-		const struct dag_task *tk = &d->t[i];
+	for (i = 0; i < d->n; i++)
+		if (touches(&d->t[i], set) && head[i] >= T)
+			kept[nk++] = (uint32_t)i;
+	nk = thin(d, kept, nk, cap);
+	for (i = 0; i < nk; i++) {
+		const struct dag_task *tk = &d->t[kept[i]];
 		uint64_t dur = greedy_duration(n, tk->amount);
-		struct fptask t = { (uint32_t)i, DAG_TRANSFER, tk->gpu, tk->dst,
-		    dur > 0 ? dur : 1, greedy_length(d, n, i), head[i],
-		    bl[i] - greedy_length(d, n, i) };
+		struct fptask t = { kept[i], DAG_TRANSFER, tk->gpu, tk->dst,
+		    dur > 0 ? dur : 1, greedy_length(d, n, kept[i]),
+		    head[kept[i]], bl[kept[i]] - greedy_length(d, n, kept[i]) };
 
-		if (!touches(tk, set) || head[i] < T)
-			continue;
 		if (fprob_task(p, &t) != 0)
 			goto out;
-		kept[nk++] = (uint32_t)i;
 	}
 	for (i = 0; i < nk; i++)
 		if (lags(d, n, head, T, kept, nk, i, L, p) != 0)

@@ -28,6 +28,21 @@
  * the GPU counted most (ties: the smallest), -1 when none is, -2 when
  * memory runs out.
  *
+ * When more than cap transfers (0: no cap) qualify, the window is
+ * thinned: each directed pair keeps its first and last f (by id, the
+ * order of its chain), f as large as fits; the rest are dropped like
+ * any other task, their time kept in the lags.  It stays a relaxation,
+ * and it keeps when each partner is needed first and last, which is
+ * what makes ports change partners.
+ *
+ * When more than cap transfers (0: no cap) qualify, the window is
+ * thinned: each directed pair keeps its first and last f (by id, the
+ * order of its chain), f as large as fits; the rest are dropped like
+ * any other task, their time kept in the lags.  It stays a relaxation,
+ * and it keeps when each partner is needed first and last, which is
+ * what makes ports change partners.  wbound_touching() counts the
+ * transfers that touch the set: a k beyond it adds nothing.
+ *
  * head and bl come from greedy_levels().  horizon is the makespan of a
  * known schedule; lb a known bound.  Returns the number of transfers
  * kept (0: the set has none), or -1 when memory runs out; the caller frees
@@ -45,10 +60,11 @@
 
 long	wbound_window(const struct dag *, const struct net *,
 	    const uint64_t *, const uint64_t *, const uint8_t *, size_t,
-	    uint64_t, uint64_t, struct fprob *);
+	    size_t, uint64_t, uint64_t, struct fprob *);
 int	wbound_same(const struct fprob *, const struct fprob *);
 uint64_t wbound_threshold(const struct dag *, const uint64_t *,
 	    const uint8_t *, size_t);
+size_t	wbound_touching(const struct dag *, const uint8_t *);
 long	wbound_grow(const struct dag *, const struct net *,
 	    const uint64_t *, const uint64_t *, const size_t *,
 	    const uint32_t *, const uint8_t *, uint64_t, const struct fprob *,

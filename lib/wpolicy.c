@@ -245,11 +245,12 @@ family_step(struct run *r, struct family *f, uint64_t nodes)
 	/* lb 0: the window's own optimum, whose schedule tells the
 	 * binding lags */
 	nk = wbound_window(w->d, w->n, r->head, r->bl, f->set, f->k,
-	    w->best->makespan, 0, &p);
+	    w->max_tasks, w->best->makespan, 0, &p);
 	if (nk < 0)
 		return oom(r);
-	if (nk == 0 || (size_t)nk > w->max_tasks) {
-		f->state = F_DONE;	/* nothing, or too big to solve */
+	if (nk == 0 || (size_t)nk > w->max_tasks ||
+	    f->k > wbound_touching(w->d, f->set) + WPOLICY_STEP * f->nset) {
+		f->state = F_DONE;	/* nothing, too big, or all of it */
 		fprob_free(&p);
 		return 0;
 	}

@@ -200,7 +200,7 @@ windows(void)
 	xfer(&d, 0, 2, 40, &dep, 1);
 	if (greedy_levels(&d, &n, &head, &bl) != 0)
 		abort();
-	k = wbound_window(&d, &n, head, bl, set, 2, 1000, 0, &p);
+	k = wbound_window(&d, &n, head, bl, set, 2, 0, 1000, 0, &p);
 	ok(k == 2 && p.t[1].rel == 120, "GPU 0's window keeps both "
 	    "transfers, the second released at 120 (%ld)", k);
 	if (fmodel_build(&p, &f) != 0 ||
