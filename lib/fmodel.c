@@ -26,6 +26,7 @@ fprob_setup(struct fprob *p, const struct net *n, uint64_t horizon,
 {
 	fprob_init(p);
 	p->switches = n->switches;
+	p->model = n->model;
 	p->tau = n->reconfig_ps;
 	p->horizon = horizon;
 	p->lb = lb;

@@ -74,6 +74,7 @@ struct fprob {
 	struct fpport	*port;
 	size_t		 nport, pcap;
 	uint32_t	 switches;
+	int		 model;		/* net.h: NET_PORT or NET_SWITCH */
 	uint64_t	 tau;
 	uint64_t	 horizon;
 	uint64_t	 lb;

@@ -15,6 +15,7 @@
 #include "milp.h"
 #include "net.h"
 #include "place.h"
+#include "sched.h"
 #include "wclock.h"
 #include "wpolicy.h"
 #include "wsearch.h"
@@ -425,11 +426,24 @@ policy_solve(void *arg, const struct fprob *p, const char *name,
 	return record_solve(c, p, name, &wo, r);
 }
 
+/*
+ * Take a shorter schedule, once the schedule check (sched.h) passes: a
+ * window's solution that fails it is a bug of ours, skipped, counted
+ * as a failed window rather than written.
+ */
 static int
 policy_adopt(void *arg, struct greedy *g)
 {
 	struct ctx *c = arg;
+	char err[200];
 
+	if (g->makespan >= c->fs->best.makespan ||
+	    sched_check(&g->sc, c->n, err, sizeof(err)) != 0) {
+		if (g->makespan < c->fs->best.makespan)
+			c->fs->windows_failed++;
+		greedy_free(g);
+		return 0;
+	}
 	greedy_free(&c->fs->best);
 	c->fs->best = *g;
 	c->fs->improved++;
@@ -477,14 +491,18 @@ whole(struct ctx *c)
 			sw[p.t[i].id] = r.sw[i];
 			key[p.t[i].id] = (double)r.start[i];
 		}
-		if (place_run(c->d, c->n, sw, key, &g) != 0) {
+		/* the port model replays; the switch model takes the
+		 * search's times */
+		if (c->n->model == NET_SWITCH)
+			rc = place_fixed(c->d, c->n, sw, r.start, &g);
+		else
+			rc = place_run(c->d, c->n, sw, key, &g);
+		if (rc == -1) {
 			nomem(c);
 			goto done;
 		}
-		if (g.makespan < fs->best.makespan)
+		if (rc == 0)
 			policy_adopt(c, &g);
-		else
-			greedy_free(&g);
 	}
 	rc = 0;
 done:

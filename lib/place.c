@@ -207,6 +207,119 @@ circuits(struct pstate *s)
 	return 0;
 }
 
+/*
+ * Switch model: circuits in epochs, switch by switch in start order.
+ * A use that fits the epoch's matching (its ports free in the epoch,
+ * or holding its circuit) joins it; any other opens an epoch at its
+ * start, which every earlier use of the switch must have left tau
+ * before.  A circuit that changes a port's partner comes up with its
+ * epoch; one that keeps its partners, when it is first used.
+ * Returns 0, -1 when memory runs out, -2 when the times break the
+ * model.
+ */
+static int
+epoch_circuits(struct pstate *s)
+{
+	struct schedule *sc = &s->g->sc;
+	uint64_t tau = s->n->reconfig_ps, ep = 0, last = 0;
+	uint32_t *epoch = NULL, *partner = NULL, cur = 1, sw = UINT32_MAX;
+	size_t i, G = s->n->gpus;
+	int rc = -1;
+
+	qsort(sc->p, sc->np, sizeof(*sc->p), by_start);
+	epoch = calloc(G + 1, sizeof(*epoch));
+	partner = malloc((G + 1) * sizeof(*partner));
+	if (epoch == NULL || partner == NULL)
+		goto out;
+	for (i = 0; i < sc->np; i++) {
+		const struct plan *pl = &sc->p[i];
+		const struct dag_task *tk = &s->d->t[pl->task];
+		uint64_t dur = greedy_duration(s->n, tk->amount);
+		uint64_t end = pl->start + (dur > 0 ? dur : 1), from;
+		uint32_t a = tk->gpu, b = tk->dst;
+		uint32_t ca, cb;
+
+		if (pl->sw != sw) {	/* a new switch: all ports fresh */
+			sw = pl->sw;
+			memset(epoch, 0, (G + 1) * sizeof(*epoch));
+			memset(partner, 0xff, (G + 1) * sizeof(*partner));
+			cur++;
+			ep = last = 0;
+		}
+		if ((epoch[a] == cur && partner[a] != b) ||
+		    (epoch[b] == cur && partner[b] != a)) {
+			if (last + tau > pl->start) {
+				rc = -2;
+				goto out;
+			}
+			cur++;		/* a new epoch */
+			ep = pl->start;
+		}
+		ca = pport(s, sw, a)->circ;
+		cb = pport(s, sw, b)->circ;
+		last = end > last ? end : last;
+		if (ca != NONE && ca == cb && epoch[a] == cur) {
+			sc->c[ca].to = end > sc->c[ca].to ? end : sc->c[ca].to;
+			continue;
+		}
+		/* a port's earlier partner other than this one: a change */
+		from = (partner[a] != NONE && partner[a] != b) ||
+		    (partner[b] != NONE && partner[b] != a) ? ep : pl->start;
+		close_circ(s, sw, a);
+		close_circ(s, sw, b);
+		if (sched_add_circuit(sc, sw, a, b, from, end) != 0)
+			goto out;
+		pport(s, sw, a)->circ = (uint32_t)(sc->nc - 1);
+		pport(s, sw, b)->circ = (uint32_t)(sc->nc - 1);
+		epoch[a] = epoch[b] = cur;
+		partner[a] = b;
+		partner[b] = a;
+	}
+	rc = 0;
+out:
+	free(epoch);
+	free(partner);
+	return rc;
+}
+
+int
+place_fixed(const struct dag *d, const struct net *n, const uint32_t *sw,
+    const uint64_t *start, struct greedy *g)
+{
+	struct pstate s = { d, n, sw, g, NULL, NULL, NULL };
+	size_t i, np = (size_t)n->switches * n->gpus;
+	int rc = -1;
+
+	memset(g, 0, sizeof(*g));
+	sched_init(&g->sc);
+	g->start = calloc(d->n + 1, sizeof(*g->start));
+	g->end = calloc(d->n + 1, sizeof(*g->end));
+	s.pt = calloc(np + 1, sizeof(*s.pt));
+	if (g->start == NULL || g->end == NULL || s.pt == NULL)
+		goto out;
+	for (i = 0; i < np; i++)
+		s.pt[i].circ = NONE;
+	for (i = 0; i < d->n; i++) {
+		g->start[i] = start[i];
+		g->end[i] = start[i] + greedy_length(d, n, i);
+		g->makespan = g->end[i] > g->makespan ? g->end[i] :
+		    g->makespan;
+		if (d->t[i].kind != DAG_TRANSFER)
+			continue;
+		if (mem_grow(&g->sc.p, &g->sc.pcap, g->sc.np + 1,
+		    sizeof(*g->sc.p)) != 0)
+			goto out;
+		g->sc.p[g->sc.np++] = (struct plan){ (uint32_t)i, sw[i],
+		    start[i] };
+	}
+	rc = n->model == NET_SWITCH ? epoch_circuits(&s) : circuits(&s);
+out:
+	free(s.pt);
+	if (rc != 0)
+		greedy_free(g);
+	return rc;
+}
+
 int
 place_run(const struct dag *d, const struct net *n, const uint32_t *sw,
     const double *key, struct greedy *g)

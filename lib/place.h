@@ -17,6 +17,14 @@
  * The result goes into a struct greedy (greedy.h); free it with
  * greedy_free().  sw[] is indexed by task (compute tasks: ignored) and
  * must name existing switches.  Returns 0, or -1 when memory runs out.
+ *
+ * place_fixed() takes the times too: start[] per task, a schedule
+ * already feasible (the search's, say), and derives its plans and
+ * circuits as they are, for either reconfiguration model; under the
+ * switch model the circuits come in epochs, each change dark for tau
+ * on its whole switch.  Returns 0, -1 when memory runs out, -2 when
+ * the times break the switch model; the caller checks the rest
+ * (sched.h's sched_check()).
  */
 #ifndef PLACE_H
 #define PLACE_H
@@ -29,5 +37,7 @@
 
 int	place_run(const struct dag *, const struct net *, const uint32_t *,
 	    const double *, struct greedy *);
+int	place_fixed(const struct dag *, const struct net *, const uint32_t *,
+	    const uint64_t *, struct greedy *);
 
 #endif

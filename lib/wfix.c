@@ -259,10 +259,28 @@ wfix_splice(const struct dag *d, const struct net *n, const struct greedy *g,
     struct greedy *out)
 {
 	uint32_t *all;
+	uint64_t *st;
 	double *key;
 	size_t i;
 	int rc = -1;
 
+	if (n->model == NET_SWITCH) {	/* the times as they are */
+		if ((st = malloc((d->n + 1) * sizeof(*st))) == NULL ||
+		    (all = switches(d, g)) == NULL) {
+			free(st);
+			return -1;
+		}
+		memcpy(st, g->start, d->n * sizeof(*st));
+		for (i = 0; i < p->n; i++) {
+			st[p->t[i].id] = start[i];
+			if (p->t[i].kind == DAG_TRANSFER)
+				all[p->t[i].id] = sw[i];
+		}
+		rc = place_fixed(d, n, all, st, out);
+		free(st);
+		free(all);
+		return rc;
+	}
 	key = malloc((d->n + 1) * sizeof(*key));
 	if (key == NULL || (all = switches(d, g)) == NULL) {
 		free(key);

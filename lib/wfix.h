@@ -23,8 +23,10 @@
  * (sw[], start[], per task of p) and the fixed ones where g has them,
  * and replays the whole DAG in that order (place.h) into out: a valid
  * schedule, whose makespan is at most the solution's objective when
- * the solution keeps the rules with the fixed part.  Returns 0, or -1
- * when memory runs out; free out with greedy_free().
+ * the solution keeps the rules with the fixed part.  Under the switch
+ * model the times are taken as they are (place_fixed()), and the
+ * caller checks the schedule.  Returns 0, -1 when memory runs out, -2
+ * when the times break the switch model; free out with greedy_free().
  */
 #ifndef WFIX_H
 #define WFIX_H

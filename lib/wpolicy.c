@@ -116,16 +116,16 @@ improve_one(struct run *r, uint64_t nodes)
 	else if (T == 0 || res.status == WSOLVE_TOOBIG)
 		rc = 3;		/* the whole DAG: no larger tail */
 	if (res.value < w->best->makespan) {
-		if (wfix_splice(w->d, w->n, w->best, &p, res.sw, res.start,
-		    &g) != 0)
+		uint64_t before = w->best->makespan;
+		int sp = wfix_splice(w->d, w->n, w->best, &p, res.sw,
+		    res.start, &g);
+
+		if (sp == -1)
 			rc = oom(r);
-		else if (g.makespan < w->best->makespan) {
-			if (w->adopt(w->arg, &g) != 0)
-				rc = -1;
-			else
-				rc = 1;
-		} else
-			greedy_free(&g);
+		else if (sp == 0 && w->adopt(w->arg, &g) != 0)
+			rc = -1;
+		else if (sp == 0 && w->best->makespan < before)
+			rc = 1;
 	}
 	wsolve_result_free(&res);
 	fprob_free(&p);

@@ -23,6 +23,13 @@ struct wport {
 	uint64_t	partner;	/* local GPU, NOGPU or OTHER */
 	uint64_t	used;
 	uint64_t	tx, rx, last;	/* ends of sends, receives, uses */
+	uint64_t	pe;		/* switch model: epoch of last use */
+};
+
+/* A switch under the switch model: its current epoch (number, start)
+ * and when its last use ends. */
+struct wsw {
+	uint64_t	eid, ep, lastuse, any;
 };
 
 struct wtask {
@@ -52,6 +59,7 @@ struct gl {
 struct cand {
 	uint64_t	t, raw, cb;
 	uint32_t	j, s;
+	uint32_t	newep;		/* switch model: opens an epoch */
 };
 
 struct trail {
@@ -69,6 +77,8 @@ struct ws {
 	uint32_t	*succ;
 	uint64_t	*lag;
 	struct wport	*pt;		/* [s * ng + g] */
+	struct wsw	*swst;		/* [s], switch model */
+	int		 allstop;	/* the switch model */
 	int		 sym;
 	/* The node. */
 	uint64_t	 placed, elig;
@@ -254,6 +264,11 @@ setup_ports(struct ws *w, uint32_t *gl, size_t glcap, char *err,
 		x->tx = f->txend;
 		x->rx = f->rxend;
 		x->last = f->last;
+		x->pe = 0;	/* switch model: in the epoch the fixed part
+				 * left, whose start is not known */
+		if (f->last > w->swst[f->sw].lastuse)
+			w->swst[f->sw].lastuse = f->last;
+		w->swst[f->sw].any = 1;
 		x->partner = OTHER;
 		for (q = 0; q < w->ng; q++)
 			if (gl[q] == f->partner)
@@ -327,17 +342,19 @@ setup(struct ws *w, char *err, size_t len)
 	if (setup_tasks(w, gl, 2 * WSEARCH_MAX, err, len) != 0)
 		return -1;
 	w->pt = calloc((size_t)w->S * w->ng + 1, sizeof(*w->pt));
+	w->swst = calloc(w->S + 1, sizeof(*w->swst));
 	w->gx = malloc(((size_t)w->ng * w->n + 1) * sizeof(*w->gx));
 	w->wt = calloc((size_t)w->ng * w->ng * 2 + 1, sizeof(*w->wt));
 	w->gl = calloc(w->ng + 1, sizeof(*w->gl));
 	w->ngx = calloc(w->ng + 1, sizeof(*w->ngx));
-	w->ccap = w->n * w->S + 1;
+	w->allstop = p->model == NET_SWITCH;
+	w->ccap = 2 * w->n * w->S + 1;
 	w->cand = malloc((w->n + 1) * w->ccap * sizeof(*w->cand));
 	/* a path from the root: per transfer placed and per arc, what
 	 * they change at most, and the root's own */
 	w->trcap = 64 * (w->n + 1) + 32 * (p->narc + 1) + 16 * (w->ng + 1);
 	w->tr = malloc(w->trcap * sizeof(*w->tr));
-	if (w->pt == NULL || w->gx == NULL || w->ngx == NULL ||
+	if (w->pt == NULL || w->swst == NULL || w->gx == NULL || w->ngx == NULL ||
 	    w->wt == NULL || w->gl == NULL ||
 	    w->cand == NULL || w->tr == NULL)
 		return fail(err, len, "out of memory");
@@ -370,6 +387,44 @@ earliest(struct ws *w, uint32_t j, uint32_t s)
 	if (B->used)
 		e = max64(e, B->partner == t->a ? B->rx : B->last + w->tau);
 	return e;
+}
+
+/*
+ * Switch model: transfer j on switch s joining its current epoch, whose
+ * circuits stay; INF when a port of it is in a circuit of the epoch
+ * with another partner.  A port not used in the epoch takes any
+ * partner: the epoch's change, tau after every earlier use ended,
+ * made it free.
+ */
+static uint64_t
+join_at(struct ws *w, uint32_t j, uint32_t s)
+{
+	const struct wtask *t = &w->t[j];
+	const struct wport *A = port(w, s, t->a), *B = port(w, s, t->b);
+	const struct wsw *x = &w->swst[s];
+	uint64_t e = max64(w->rdy[j], x->ep);
+
+	if ((A->used && A->pe == x->eid && A->partner != t->b) ||
+	    (B->used && B->pe == x->eid && B->partner != t->a))
+		return INF;
+	if (A->used && A->partner == t->b)
+		e = max64(e, A->tx);
+	if (B->used && B->partner == t->a)
+		e = max64(e, B->rx);
+	return e;
+}
+
+/* Switch model: j opening a new epoch of s, dark for tau after every
+ * use of s ended; INF on a switch not used yet (its first epoch takes
+ * any circuit). */
+static uint64_t
+open_at(struct ws *w, uint32_t j, uint32_t s)
+{
+	const struct wsw *x = &w->swst[s];
+
+	if (!x->any)
+		return INF;
+	return max64(w->rdy[j], x->lastuse + w->tau);
 }
 
 static void place_task(struct ws *, uint32_t, uint64_t);
@@ -420,10 +475,12 @@ place_task(struct ws *w, uint32_t i, uint64_t t)
 
 static void
 set_port(struct ws *w, struct wport *x, uint64_t partner, int send,
-    uint64_t end)
+    uint64_t end, uint64_t eid)
 {
 	set(w, &x->partner, partner);
 	set(w, &x->used, 1);
+	if (x->pe != eid)
+		set(w, &x->pe, eid);
 	if (send && end > x->tx)
 		set(w, &x->tx, end);
 	if (!send && end > x->rx)
@@ -433,10 +490,23 @@ set_port(struct ws *w, struct wport *x, uint64_t partner, int send,
 }
 
 static void
-place_xfer(struct ws *w, uint32_t j, uint32_t s, uint64_t t)
+place_xfer(struct ws *w, uint32_t j, uint32_t s, uint64_t t, int newep)
 {
 	const struct wtask *x = &w->t[j];
+	struct wsw *q = w->allstop ? &w->swst[s] : NULL;
+	uint64_t eid = 0;
 
+	if (q != NULL) {
+		if (newep) {
+			set(w, &q->eid, q->eid + 1);
+			set(w, &q->ep, t);
+		}
+		if (!q->any)
+			set(w, &q->any, 1);
+		if (t + x->len > q->lastuse)
+			set(w, &q->lastuse, t + x->len);
+		eid = q->eid;
+	}
 	set(w, &w->elig, w->elig & ~(1ULL << j));
 	set(w, &w->sw[j], s);
 	set(w, &w->cursor, t);
@@ -444,8 +514,8 @@ place_xfer(struct ws *w, uint32_t j, uint32_t s, uint64_t t)
 	set(w, &w->touched, 0);
 	if (s >= w->nused)
 		set(w, &w->nused, s + 1);
-	set_port(w, port(w, s, x->a), x->b, 1, t + x->len);
-	set_port(w, port(w, s, x->b), x->a, 0, t + x->len);
+	set_port(w, port(w, s, x->a), x->b, 1, t + x->len, eid);
+	set_port(w, port(w, s, x->b), x->a, 0, t + x->len, eid);
 	set(w, &w->placed, w->placed | (1ULL << j));
 	unload(w, j);
 	place_task(w, j, t);
@@ -688,6 +758,8 @@ share_port(const struct ws *w, uint32_t i, uint32_t si, uint32_t j,
 {
 	const struct wtask *x = &w->t[i], *y = &w->t[j];
 
+	if (w->allstop)		/* a switch's epochs tie all its ports */
+		return si == sj;
 	return si == sj && (x->a == y->a || x->a == y->b || x->b == y->a ||
 	    x->b == y->b);
 }
@@ -703,7 +775,9 @@ cmp_cand(const void *x, const void *y)
 		return a->t < b->t ? -1 : 1;
 	if (a->j != b->j)
 		return a->j < b->j ? -1 : 1;
-	return a->s < b->s ? -1 : a->s > b->s;
+	if (a->s != b->s)
+		return a->s < b->s ? -1 : 1;
+	return a->newep < b->newep ? -1 : a->newep > b->newep;
 }
 
 /* Insertion sort: a few dozen children, mostly in order already. */
@@ -747,23 +821,35 @@ children(struct ws *w, uint64_t parent, uint64_t pelig, uint64_t lb,
 		    !(w->touched >> j & 1);
 
 		for (s = 0; s < w->S; s++) {
-			uint64_t raw = earliest(w, j, s), t;
+			uint32_t op, nop = w->allstop ? 2 : 1;
 
-			t = max64(raw, w->cursor);
-			emin = min64(emin, t);
-			if (s >= ns)
-				continue;
-			if (w->last != INF && t == w->cursor && j < lj)
-				continue;	/* ties by index */
-			if (free_of_last && max64(parent, raw) < w->cursor &&
-			    !share_port(w, lj, (uint32_t)w->sw[lj], j, s))
-				continue;	/* swapped is better */
-			c[k].t = t;
-			c[k].raw = raw;
-			c[k].cb = max64(lb, t + w->t[j].q);
-			c[k].j = j;
-			c[k].s = s;
-			k++;
+			for (op = 0; op < nop; op++) {
+				uint64_t raw, t;
+
+				raw = !w->allstop ? earliest(w, j, s) :
+				    op == 0 ? join_at(w, j, s) :
+				    open_at(w, j, s);
+				if (raw == INF)
+					continue;
+				t = max64(raw, w->cursor);
+				emin = min64(emin, t);
+				if (s >= ns)
+					continue;
+				if (w->last != INF && t == w->cursor &&
+				    j < lj)
+					continue;	/* ties by index */
+				if (free_of_last && max64(parent, raw) <
+				    w->cursor && !share_port(w, lj,
+				    (uint32_t)w->sw[lj], j, s))
+					continue;	/* swapped is better */
+				c[k].t = t;
+				c[k].raw = raw;
+				c[k].cb = max64(lb, t + w->t[j].q);
+				c[k].j = j;
+				c[k].s = s;
+				c[k].newep = op;
+				k++;
+			}
 		}
 		if (emin + w->t[j].q >= w->best)
 			return -1;
@@ -813,7 +899,7 @@ dfs(struct ws *w, size_t depth, uint64_t lb, uint64_t parent,
 		return INF;
 	for (i = 0; i < k && c[i].cb < w->best; i++) {
 		mark = w->ntr;
-		place_xfer(w, c[i].j, c[i].s, c[i].t);
+		place_xfer(w, c[i].j, c[i].s, c[i].t, (int)c[i].newep);
 		clb = node_bound(w, lb);
 		open = INF;
 		if (clb < w->best)
@@ -857,6 +943,7 @@ ws_free(struct ws *w)
 	free(w->succ);
 	free(w->lag);
 	free(w->pt);
+	free(w->swst);
 	free(w->gx);
 	free(w->ngx);
 	free(w->wt);

@@ -14,6 +14,7 @@
 #include "dag.h"
 #include "fmodel.h"
 #include "milp.h"
+#include "net.h"
 #include "tap.h"
 #include "wsearch.h"
 
@@ -187,6 +188,88 @@ valid(const struct fprob *p, const struct wsearch_result *r)
 	return ms == r->value;
 }
 
+/*
+ * The switch model, from its definition: on each switch, the transfers
+ * in start order fall into epochs; within one, no port has two
+ * partners; the first of an epoch starts tau after every earlier one
+ * on the switch ended.  Tries every partition into epochs (at most 8
+ * transfers per switch here: 128 of them).
+ */
+static int
+conflict(const struct fptask *x, const struct fptask *y)
+{
+	int same = (x->a == y->a && x->b == y->b) ||
+	    (x->a == y->b && x->b == y->a);
+
+	return !same && (x->a == y->a || x->a == y->b || x->b == y->a ||
+	    x->b == y->b);
+}
+
+/* No two transfers of one epoch (no cut between them) conflict. */
+static int
+epochs_ok(const struct fprob *p, const uint32_t *ord, size_t m,
+    unsigned cut)
+{
+	size_t i, k;
+
+	for (i = 0; i < m; i++)
+		for (k = i; k-- > 0;) {
+			if (cut >> k & 1)
+				break;	/* an epoch ends after k */
+			if (conflict(&p->t[ord[i]], &p->t[ord[k]]))
+				return 0;
+		}
+	return 1;
+}
+
+static int
+switch_valid(const struct fprob *p, const struct wsearch_result *r)
+{
+	uint32_t ord[WSEARCH_MAX];
+	uint32_t s;
+	size_t m, i, k;
+	unsigned cut;
+
+	for (s = 0; s < p->switches; s++) {
+		for (m = 0, i = 0; i < p->n; i++)
+			if (p->t[i].kind == DAG_TRANSFER && r->sw[i] == s)
+				ord[m++] = (uint32_t)i;
+		for (i = 1; i < m; i++)	/* by start, then index */
+			for (k = i; k > 0 && (r->start[ord[k]] <
+			    r->start[ord[k - 1]] || (r->start[ord[k]] ==
+			    r->start[ord[k - 1]] && ord[k] < ord[k - 1])); k--) {
+				uint32_t x = ord[k];
+
+				ord[k] = ord[k - 1];
+				ord[k - 1] = x;
+			}
+		if (m > 9)
+			return 0;
+		for (cut = 0; cut < (1U << (m > 0 ? m - 1 : 0)); cut++) {
+			int good = epochs_ok(p, ord, m, cut);
+
+			for (i = 1; good && i < m; i++) {
+				uint64_t end = 0;
+
+				if (!(cut >> (i - 1) & 1))
+					continue;
+				for (k = 0; k < i; k++)
+					if (r->start[ord[k]] +
+					    p->t[ord[k]].len > end)
+						end = r->start[ord[k]] +
+						    p->t[ord[k]].len;
+				if (end + p->tau > r->start[ord[i]])
+					good = 0;
+			}
+			if (good)
+				break;
+		}
+		if (m > 0 && cut == (1U << (m - 1)))
+			return 0;
+	}
+	return 1;
+}
+
 static uint64_t
 search(const struct fprob *p, unsigned flags, uint64_t target,
     uint64_t nodes, struct wsearch_result *r)
@@ -199,6 +282,54 @@ search(const struct fprob *p, unsigned flags, uint64_t target,
 		return 0;
 	}
 	return r->value;
+}
+
+/*
+ * The switch model: rules on and off agree, every schedule keeps the
+ * epochs, and no optimum is below the port model's.
+ */
+static void
+switch_cases(int count)
+{
+	int i, bad = 0, badv = 0, below = 0, badt = 0;
+
+	for (i = 0; i < count; i++) {
+		struct wsearch_result r, q, pm, t;
+		struct fprob p;
+		uint64_t v, v0, vp;
+
+		random_problem(&p, 0);
+		p.model = NET_PORT;
+		vp = search(&p, 0, 0, 0, &pm);
+		p.model = NET_SWITCH;
+		v = search(&p, 0, 0, 0, &r);
+		v0 = search(&p, WSEARCH_NOSYM | WSEARCH_NOSWAP |
+		    WSEARCH_NOLOAD, 0, 0, &q);
+		if (v != v0 || r.status != WSEARCH_OPTIMAL) {
+			bad++;
+			printf("# switch case %d: %llu, without rules %llu\n",
+			    i, (unsigned long long)v, (unsigned long long)v0);
+		}
+		if (!valid(&p, &r) || !switch_valid(&p, &r) ||
+		    !valid(&p, &q) || !switch_valid(&p, &q))
+			badv++;
+		below += v < vp;
+		search(&p, 0, v, 0, &t);
+		if (t.status != WSEARCH_ABOVE || t.bound != v)
+			badt++;
+		wsearch_result_free(&r);
+		wsearch_result_free(&q);
+		wsearch_result_free(&pm);
+		wsearch_result_free(&t);
+		fprob_free(&p);
+	}
+	ok(bad == 0, "%d random problems under the switch model: the rules "
+	    "keep the optimum (%d differ)", count, bad);
+	ok(badv == 0, "every schedule keeps the pairwise rules and the "
+	    "epochs (%d fail)", badv);
+	ok(below == 0, "no switch-model optimum below the port model's (%d)",
+	    below);
+	ok(badt == 0, "the optimum as target proves itself (%d fail)", badt);
 }
 
 static void
@@ -257,6 +388,47 @@ random_cases(int ports, int count)
 	    "fail)", badt);
 }
 
+/*
+ * Hand-worked, one switch, tau 50: 0->1 of 100, 2->3 and 2->4 of 10.
+ * Port model: GPU 2 changes partner while 0->1 runs on: 100.  Switch
+ * model: the change darkens 0->1 too: it runs in the first epoch or
+ * the second, and 2->4 starts 50 after the other two end: 160.
+ */
+static void
+hand_switch(void)
+{
+	struct fptask x[3] = {
+		{ 0, DAG_TRANSFER, 0, 1, 100, 100, 0, 0 },
+		{ 1, DAG_TRANSFER, 2, 3, 10, 10, 0, 0 },
+		{ 2, DAG_TRANSFER, 2, 4, 10, 10, 0, 0 } };
+	struct wsearch_result r;
+	struct fprob p;
+	uint64_t v;
+	size_t i;
+
+	fprob_init(&p);
+	p.switches = 1;
+	p.tau = 50;
+	for (i = 0; i < 3; i++)
+		if (fprob_task(&p, &x[i]) != 0)
+			abort();
+	v = search(&p, 0, 0, 0, &r);
+	ok(v == 100, "port model: a change beside a running circuit costs "
+	    "nothing to it: 100 (%llu)", (unsigned long long)v);
+	wsearch_result_free(&r);
+	p.model = NET_SWITCH;
+	v = search(&p, 0, 0, 0, &r);
+	ok(v == 160, "switch model: it darkens the running circuit: 160 "
+	    "(%llu)", (unsigned long long)v);
+	wsearch_result_free(&r);
+	p.switches = 2;
+	v = search(&p, 0, 0, 0, &r);
+	ok(v == 100, "and on two switches the change goes to the other: 100 "
+	    "(%llu)", (unsigned long long)v);
+	wsearch_result_free(&r);
+	fprob_free(&p);
+}
+
 /* Hand-worked: GPU 0 sends 100 to 1 and 30 to 2 on one switch. */
 static void
 hand(void)
@@ -289,6 +461,7 @@ hand(void)
 	    (unsigned long long)r.bound);
 	wsearch_result_free(&r);
 	fprob_free(&p);
+	hand_switch();
 }
 
 int
@@ -299,5 +472,6 @@ main(int argc, char **argv)
 	hand();
 	random_cases(0, count);
 	random_cases(1, count);
+	switch_cases(count);
 	return tap_done();
 }
