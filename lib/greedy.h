@@ -13,10 +13,33 @@
  * result is a plan (switch and start per transfer) and the circuits it
  * implies, which ocssim replays to the same makespan.
  *
+ * Under the switch model (net reconfig_model "switch", reconfig_ps > 0)
+ * a switch's time is a sequence of epochs, each one matching: the uses
+ * of an epoch lie between its first and its last, and each epoch's
+ * first use comes at least reconfig_ps after the last use of the epoch
+ * before (the first epoch is free).  A transfer goes on the switch and
+ * epoch where it starts earliest, back to back per directed pair: into
+ * an epoch whose matching holds its circuit or can take it (both ports
+ * unused in the epoch, or with each other), starting reconfig_ps or
+ * more after the last use of the epoch before and ending reconfig_ps
+ * or more before the first use of the epoch after; or else, if that
+ * starts it earlier, into a new epoch where the whole switch is idle
+ * from reconfig_ps before the transfer to reconfig_ps after it (after
+ * the last use, before the first, between two epochs, or inside one,
+ * which the new epoch splits in two with the same matching).  On a tie
+ * an existing epoch wins, then the lower switch.  Every circuit of an
+ * epoch comes up at the epoch's first use and goes down at its pair's
+ * last use there, so a circuit that changes a port's partner starts
+ * only when every circuit of the switch that started before has been
+ * down for reconfig_ps, as sched_check() asks.  With reconfig_ps 0 the
+ * two models are the same and the port model's placement is used.
+ *
  * greedy_bound() is a lower bound valid for every Flux schedule: the
  * critical path with each transfer at the port rate B, and for every
  * GPU the earliest release of its sends (receives) plus their total
- * time shared over S ports plus the shortest tail after them.
+ * time shared over S ports plus the shortest tail after them.  It
+ * holds under both models: it ignores reconfiguration, and every
+ * schedule valid under the switch model is valid under the port model.
  *
  * greedy_length() is the time from a task's start to its end: its
  * duration, or a transfer's bytes at the port rate plus the latency.
