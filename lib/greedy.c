@@ -558,12 +558,16 @@ gap_split(struct state *s, uint32_t circ, uint32_t c2, uint64_t gs)
 
 /*
  * Split epoch i of port p (and of its partner) around an idle gap:
- * the circuit ends at gs and a copy of it comes up again by ge.
- * Returns the index where a new epoch goes, between the two halves.
+ * the circuit ends at gs and a copy of it comes up again at ge, when
+ * it is used next.  Up no sooner than that, the copy leaves the time
+ * between the new circuit and ge open for the new circuit's partners
+ * (the collective the gap was found for, step after step), where an
+ * earlier up would shut it.  Returns the index where a new epoch goes,
+ * between the two halves.
  */
 static int
 split(struct state *s, struct port *p, size_t i, uint64_t gs, uint64_t ge,
-    uint64_t up2, size_t *at)
+    size_t *at)
 {
 	struct schedule *sc = &s->g->sc;
 	uint32_t circ = p->ep[i].circ, x = p->ep[i].partner, c2;
@@ -580,8 +584,8 @@ split(struct state *s, struct port *p, size_t i, uint64_t gs, uint64_t ge,
 		return -1;
 	px = &s->pt[(size_t)sc->c[circ].sw * s->n->gpus + x];
 	k = epoch_of(px, circ, p->ep[i].up);
-	if (ep_insert(p, i + 1, x, c2, up2) != 0 ||
-	    ep_insert(px, k + 1, px->ep[k].partner, c2, up2) != 0)
+	if (ep_insert(p, i + 1, x, c2, ge) != 0 ||
+	    ep_insert(px, k + 1, px->ep[k].partner, c2, ge) != 0)
 		return -1;
 	*at = i + 1;
 	return 0;
@@ -608,12 +612,11 @@ place_transfer(struct state *s, uint32_t t)
 	pa = port(s, best.sw, tk->gpu);
 	pb = port(s, best.sw, tk->dst);
 	if (best.fresh) {
-		uint64_t up2 = best.t + len + s->n->reconfig_ps;
 		size_t ia = best.wa.ep, ib = best.wb.ep;
 
 		if ((best.wa.inside && split(s, pa, best.wa.ep, best.wa.gs,
-		    best.wa.ge, up2, &ia) != 0) || (best.wb.inside &&
-		    split(s, pb, best.wb.ep, best.wb.gs, best.wb.ge, up2,
+		    best.wa.ge, &ia) != 0) || (best.wb.inside &&
+		    split(s, pb, best.wb.ep, best.wb.gs, best.wb.ge,
 		    &ib) != 0))
 			return -1;
 		if (sched_add_circuit(sc, best.sw, tk->gpu, tk->dst, best.t,
@@ -638,6 +641,30 @@ place_transfer(struct state *s, uint32_t t)
 	s->g->start[t] = best.t;
 	s->g->end[t] = best.t + dur + s->n->latency_ps;
 	return 0;
+}
+
+/*
+ * A transfer that waits for another takes its priority when that is
+ * higher: the steps of a collective keep the priority of its first, so
+ * that a long collective is not interleaved, step by step, with a
+ * short one on the same ports, each step a change of partner.  Ids
+ * are in dependency order, so one pass carries it down the chains.
+ */
+static void
+inherit(const struct dag *d, uint64_t *bl)
+{
+	size_t i, j;
+
+	for (i = 0; i < d->n; i++) {
+		const uint32_t *dep = dag_deps(d, i);
+
+		if (d->t[i].kind != DAG_TRANSFER)
+			continue;
+		for (j = 0; j < d->t[i].ndep; j++)
+			if (d->t[dep[j]].kind == DAG_TRANSFER &&
+			    bl[dep[j]] > bl[i])
+				bl[i] = bl[dep[j]];
+	}
 }
 
 /*
@@ -1224,6 +1251,7 @@ greedy_run(const struct dag *d, const struct net *n, struct greedy *g)
 	if ((bl = bottom_levels(d, n)) == NULL ||
 	    (prev = gpu_order(d, n)) == NULL)
 		goto out;
+	inherit(d, bl);
 	for (i = 0; i < d->n; i++)	/* longest path first */
 		bl[i] = ~bl[i];
 	rc = greedy_list(d, prev, bl, next_transfer, &s, s.ready, s.gpu_free,

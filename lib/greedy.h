@@ -3,13 +3,18 @@
  *
  * greedy_run() schedules a DAG on the net's switches: tasks are taken
  * by longest path to the end (ties by id) once their dependencies are
- * placed; a compute task runs on its GPU after the GPU's previous one;
+ * placed, a transfer that waits for another transfer taking that one's
+ * priority when it is higher (the steps of a collective go with its
+ * first, not interleaved with a shorter collective's on the same
+ * ports); a compute task runs on its GPU after the GPU's previous one;
  * a transfer goes whole on the switch where it ends earliest.  On that
  * switch it reuses the circuit between its endpoints if one is set up
  * (back to back per directed pair), or else sets one up: both ports
  * finish their current use, go dark for reconfig_ps (not for a port's
  * first circuit), and the transfer starts when its data is ready and
- * the circuit is up, so reconfiguration hides behind compute.  The
+ * the circuit is up, so reconfiguration hides behind compute.  A new
+ * circuit may also go into an idle gap inside another circuit, which
+ * is torn down before it and comes up again when next used.  The
  * result is a plan (switch and start per transfer) and the circuits it
  * implies, which ocssim replays to the same makespan.
  *
