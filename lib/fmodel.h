@@ -9,24 +9,44 @@
  * fprob_whole() makes the problem of a whole DAG; a relaxation
  * (a window of it) is made by the caller.
  *
- * fmodel_build() writes the paper's per-task model: a start time per
- * task, a binary per transfer and switch, one order binary per pair of
- * transfers that share a GPU and are not ordered by the arcs (tau
- * between them on one switch when their partners differ, none on one
- * directed pair), big-M disjunctions, and the makespan C to minimize.
+ * fmodel_build() writes the paper's per-task model of p->model's
+ * reconfiguration: a start time per task, a binary per transfer and
+ * switch, big-M disjunctions, and the makespan C to minimize.  Under
+ * the port model (NET_PORT), one order binary per pair of transfers
+ * that share a GPU and are not ordered by the arcs (tau between them on
+ * one switch when their partners differ, none on one directed pair).
+ * Under the switch model (NET_SWITCH), the same optimum as wsearch.h's:
+ * the transfers of a switch fall into epochs, one matching each, every
+ * transfer of an epoch ending tau before the next epoch begins.  Per
+ * transfer, the start of its epoch (ep); per pair of transfers, all of
+ * them (a change darkens every port), a "same switch" column (q, with
+ * two switches or more) and up to two binaries, "one epoch" (z, none
+ * when they share exactly one GPU) and "i first" (o, none when the arcs
+ * order them); with port states, a binary per transfer (gv): in the
+ * epoch the fixed part left, where the ports given a state hold their
+ * partners, the next epoch starting tau after the switch's last given
+ * use.  As in the search, only the states of GPUs that some task uses
+ * count.  n transfers on S switches take n(n-1)/2 pairs of at most 2
+ * binaries and S + 6 rows (6 on one switch), whatever their GPUs: the
+ * model grows with the square of the transfers.  It takes transfers to
+ * hold their ports len >= 1 ps, as fprob_whole() and the windows make
+ * them.
  * Time is in nanoseconds inside the model.  Switches are alike and
- * every port's first circuit is free, so the first transfer is put on
- * switch 0 (a symmetry cut that keeps an optimum).  horizon is the
- * makespan of a known schedule: starts are bounded by it and big-M
- * derives from it.  lb is a known lower bound on C.  At most
- * FMODEL_MAX_SWITCHES switches.
+ * every port's first circuit is free, so without port states the first
+ * transfer is put on switch 0 (a symmetry cut that keeps an optimum).
+ * horizon is the makespan of a known schedule: starts are bounded by
+ * it and big-M derives from it.  lb is a known lower bound on C.  At
+ * most FMODEL_MAX_SWITCHES switches.
  *
  * fmodel_decode() reads a solution back: the switch of each transfer
  * and the start of each task (as keys for place_run()), indexed by the
  * tasks' ids in the DAG.  fmodel_encode() does the reverse: a solution
  * (ncol values) from the starts and switches of a schedule, indexed by
- * task id, and its makespan, to start a solver from.  Structures own
- * their arrays; functions return 0, or -1 when memory runs out.
+ * task id, and its makespan, to start a solver from; under the switch
+ * model the epochs come from the times (one opens wherever it may).
+ * A start that breaks the model's rules is ignored by the solver
+ * (milp.h).  Structures own their arrays; functions return 0, or -1
+ * when memory runs out.
  */
 #ifndef FMODEL_H
 #define FMODEL_H
@@ -39,6 +59,7 @@
 #include "net.h"
 
 #define FMODEL_MAX_SWITCHES	64
+#define FMODEL_NONE		UINT64_MAX	/* no given epoch */
 
 struct fptask {
 	uint32_t	id;		/* the task in the DAG */
@@ -85,14 +106,29 @@ struct fpair {
 	long		y;		/* 1: i goes first on a shared switch */
 };
 
+/* The switch model: a pair's columns, or -1 where it has none. */
+struct fspair {
+	uint32_t	i, j;		/* transfers t[i], t[j], i < j */
+	long		q;		/* 1: on one switch */
+	long		z;		/* 1: in one epoch */
+	long		o;		/* 1: i's epoch first (or i first) */
+};
+
 struct fmodel {
 	struct milp	 m;
 	long		*s;		/* start column of each task */
 	long		*x;		/* [i * switches + sw], or -1 */
 	long		 c;		/* the makespan */
 	size_t		 nbin;
-	struct fpair	*pair;
+	struct fpair	*pair;		/* the port model's */
 	size_t		 npair, pcap;
+	/* The switch model's, else NULL. */
+	long		*ep;		/* per task: its epoch's start, or -1 */
+	long		*gv;		/* per task: in the given epoch, or -1 */
+	uint64_t	*given;		/* per switch: its given epoch's last
+					   use ends, or FMODEL_NONE */
+	struct fspair	*sp;
+	size_t		 nsp, spcap;
 };
 
 void	fprob_init(struct fprob *);

@@ -233,6 +233,39 @@ raise_bound(struct fsolve *fs, uint64_t b)
 		fs->bound = b;
 }
 
+static int policy_adopt(void *, struct greedy *);
+
+/*
+ * Switch model: the MILP's own times (ns, rounded to the picosecond),
+ * not a replay, which knows the port model only; a solution that the
+ * rounding breaks is not taken.  Frees sw and key.
+ */
+static int
+adopt_times(struct ctx *c, uint32_t *sw, double *key)
+{
+	struct greedy g;
+	uint64_t *st;
+	size_t i;
+	int rc;
+
+	if ((st = malloc((c->d->n + 1) * sizeof(*st))) == NULL) {
+		free(sw);
+		free(key);
+		return nomem(c);
+	}
+	for (i = 0; i < c->d->n; i++)
+		st[i] = key[i] > 0 ? (uint64_t)(key[i] * 1000.0 + 0.5) : 0;
+	rc = place_fixed(c->d, c->n, sw, st, &g);
+	free(st);
+	free(sw);
+	free(key);
+	if (rc == -1)
+		return nomem(c);
+	if (rc == 0)
+		policy_adopt(c, &g);
+	return 0;
+}
+
 /* Take the solution of the whole DAG's model if it is shorter. */
 static int
 adopt(struct ctx *c, const struct fprob *p, const struct fmodel *f,
@@ -248,6 +281,8 @@ adopt(struct ctx *c, const struct fprob *p, const struct fmodel *f,
 	if (sw == NULL || key == NULL)
 		goto out;
 	fmodel_decode(p, f, x, sw, key);
+	if (c->n->model == NET_SWITCH)
+		return adopt_times(c, sw, key);
 	if (place_run(c->d, c->n, sw, key, &g) != 0)
 		goto out;
 	if (g.makespan < c->fs->best.makespan) {
@@ -301,6 +336,8 @@ pairs(const struct dag *d, const struct net *n)
 	for (i = 0; i < n->gpus; i++)
 		sum += deg[i] * (deg[i] - (deg[i] > 0)) / 2;
 	free(deg);
+	if (n->model == NET_SWITCH)	/* every pair on a switch: darkness */
+		sum = (uint64_t)transfers(d) * (transfers(d) - 1) / 2;
 	return sum;
 }
 

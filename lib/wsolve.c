@@ -130,12 +130,6 @@ by_milp(const struct fprob *p, const struct wsolve_opts *o,
 	int rc = -1;
 
 	memset(&f, 0, sizeof(f));
-	if (p->model != NET_PORT) {
-		snprintf(err, len, "the MILP models the port reconfiguration "
-		    "model only; the search (-w search) takes the switch "
-		    "model");
-		goto out;
-	}
 	if (fmodel_build(p, &f) != 0) {
 		snprintf(err, len, "out of memory");
 		goto out;

@@ -27,9 +27,8 @@
  * the problem fails without being solved.  With write, the MILP model
  * goes to that file first (milp.h); a search writes nothing.
  *
- * Returns 0, or -1 with a message in err when memory runs out, the
- * model file cannot be written, or the MILP is asked for the switch
- * model, which it does not model.  The result owns its arrays:
+ * Returns 0, or -1 with a message in err when memory runs out or the
+ * model file cannot be written.  The result owns its arrays:
  * wsolve_result_free().
  */
 #ifndef WSOLVE_H

@@ -1,8 +1,8 @@
 /*
  * Unit tests of lib/fmodel, lib/place and lib/wbound: the exact model's
- * size and optimum on DAGs small enough to reason about by hand, the
- * placement of decisions in integer time, and relaxed windows that
- * bound the optimum from below.
+ * size and optimum on DAGs small enough to reason about by hand, under
+ * the port and the switch model, the placement of decisions in integer
+ * time, and relaxed windows that bound the optimum from below.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -217,6 +217,111 @@ windows(void)
 	dag_free(&d);
 }
 
+/*
+ * The switch (all-stop) model's optimum of d, in ps (0: none proved),
+ * with the model's size.  The horizon is any makespan known to be
+ * reachable: every task one after the other, tau between.
+ */
+static uint64_t
+switch_exact(const struct dag *d, struct net *n, const char *backend,
+    size_t *nbin, size_t *nrow)
+{
+	struct milp_opts o = { backend, 10, NULL, NULL, 0, 1e-4 };
+	struct milp_result r;
+	struct fprob p;
+	struct fmodel f;
+	uint64_t h = 1, v = 0;
+	char err[200];
+	size_t i;
+
+	n->model = NET_SWITCH;
+	for (i = 0; i < d->n; i++)
+		h += greedy_length(d, n, i) + n->reconfig_ps;
+	if (fprob_whole(d, n, h, 0, &p) != 0 || fmodel_build(&p, &f) != 0)
+		abort();
+	*nbin = f.nbin;
+	*nrow = f.m.nrow;
+	if (milp_solve(&f.m, &o, &r, err, sizeof(err)) == 0 &&
+	    r.status == MILP_OPTIMAL)
+		v = (uint64_t)(r.objective * 1000 + 0.5);
+	milp_result_free(&r);
+	fmodel_free(&f);
+	fprob_free(&p);
+	return v;
+}
+
+/*
+ * The switch model on the cases of tests/switchmodel.bats worked by
+ * hand, one switch, tau 50: its optimum by both backends, and its size.
+ * A pair sharing exactly one GPU has an order binary only (none when
+ * the arcs order it); any other pair a binary for one epoch too.
+ */
+static void
+switch_model(void)
+{
+	struct dag d;
+	struct net n = mknet(5, 1, 50);
+	uint32_t dep = 0;
+	size_t nb, nr, nb2, nr2;
+	uint64_t v, v2;
+
+	/* order: 0->1, 0->2 of 10 and 3->4 of 200: 3->4 in one epoch,
+	 * the change after the other's uses: 260, not the port's 200 */
+	dag_init(&d);
+	xfer(&d, 0, 1, 10, NULL, 0);
+	xfer(&d, 0, 2, 10, NULL, 0);
+	xfer(&d, 3, 4, 200, NULL, 0);
+	v = switch_exact(&d, &n, "lpsolve", &nb, &nr);
+	v2 = switch_exact(&d, &n, "cbc", &nb2, &nr2);
+	ok(v == 260 && v2 == 260, "switch model, order: 260 (lp_solve %llu, "
+	    "CBC %llu)", (unsigned long long)v, (unsigned long long)v2);
+	ok(nb == 5 && nr == 16 && nb2 == nb && nr2 == nr, "1 + 2 + 2 "
+	    "binaries (%zu); 3 makespan, 3 epoch, 2 + 4 + 4 pair rows (%zu)",
+	    nb, nr);
+	dag_free(&d);
+
+	/* dark: 0->1 of 100, then 0->2 of 30, beside 3->4 of 300: 380 */
+	dag_init(&d);
+	xfer(&d, 0, 1, 100, NULL, 0);
+	xfer(&d, 0, 2, 30, &dep, 1);
+	xfer(&d, 3, 4, 300, NULL, 0);
+	v = switch_exact(&d, &n, "lpsolve", &nb, &nr);
+	v2 = switch_exact(&d, &n, "cbc", &nb2, &nr2);
+	ok(v == 380 && v2 == 380 && nb == 4, "switch model, dark: 380 "
+	    "(%llu, %llu), the ordered pair without binaries (%zu)",
+	    (unsigned long long)v, (unsigned long long)v2, nb);
+	/* dark2: on two switches 3->4 goes alone: 300 */
+	n.switches = 2;
+	v = switch_exact(&d, &n, "cbc", &nb, &nr);
+	ok(v == 300 && nb == 4 + 6, "dark on two switches: 300 (%llu), and "
+	    "6 switch binaries (%zu)", (unsigned long long)v, nb);
+	n.switches = 1;
+	dag_free(&d);
+
+	/* again: 0-1, 0-2, 0-1 in a chain: three epochs, 250 */
+	dag_init(&d);
+	xfer(&d, 0, 1, 100, NULL, 0);
+	xfer(&d, 0, 2, 30, &dep, 1);
+	dep = 1;
+	xfer(&d, 0, 1, 20, &dep, 1);
+	v = switch_exact(&d, &n, "lpsolve", &nb, &nr);
+	ok(v == 250 && nb == 1, "switch model, again: 250 (%llu), one "
+	    "binary: the two 0->1 in one epoch or not (%zu)",
+	    (unsigned long long)v, nb);
+	dag_free(&d);
+
+	/* side: 0->1 of 100 beside 2->3 and 2->4 of 30: 180 */
+	dag_init(&d);
+	xfer(&d, 0, 1, 100, NULL, 0);
+	xfer(&d, 2, 3, 30, NULL, 0);
+	xfer(&d, 2, 4, 30, NULL, 0);
+	v = switch_exact(&d, &n, "lpsolve", &nb, &nr);
+	v2 = switch_exact(&d, &n, "cbc", &nb2, &nr2);
+	ok(v == 180 && v2 == 180, "switch model, side: 180 (%llu, %llu)",
+	    (unsigned long long)v, (unsigned long long)v2);
+	dag_free(&d);
+}
+
 int
 main(void)
 {
@@ -225,5 +330,6 @@ main(void)
 	beats_greedy();
 	placement();
 	windows();
+	switch_model();
 	return tap_done();
 }

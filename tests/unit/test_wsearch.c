@@ -86,15 +86,19 @@ horizon(const struct fprob *p)
 	return h;
 }
 
-/* The MILP's optimum in ps, or UINT64_MAX when it proves none. */
+/*
+ * The MILP's optimum in ps, or UINT64_MAX when it proves none; with
+ * out, its schedule too (starts rounded to ps, the makespan of them).
+ */
 static uint64_t
-milp_opt(struct fprob *p)
+milp_sched(struct fprob *p, struct wsearch_result *out)
 {
 	struct milp_opts o = { "cbc", 60, NULL, NULL, 0, 1e-4 };
 	struct milp_result r;
 	struct fmodel f;
 	uint64_t v = UINT64_MAX;
 	char err[200];
+	size_t i;
 
 	p->horizon = horizon(p);
 	if (fmodel_build(p, &f) != 0)
@@ -102,9 +106,74 @@ milp_opt(struct fprob *p)
 	if (milp_solve(&f.m, &o, &r, err, sizeof(err)) == 0 &&
 	    r.status == MILP_OPTIMAL)
 		v = (uint64_t)(r.objective * 1000.0 + 0.5);
+	if (out != NULL) {
+		memset(out, 0, sizeof(*out));
+		out->value = p->lb;
+		out->sw = calloc(p->n + 1, sizeof(*out->sw));
+		out->start = calloc(p->n + 1, sizeof(*out->start));
+		if (out->sw == NULL || out->start == NULL)
+			abort();
+		for (i = 0; v != UINT64_MAX && i < p->n; i++) {
+			const struct fptask *t = &p->t[i];
+			double st = r.x[f.s[i]] * 1000.0;
+			size_t s;
+
+			out->start[i] = st > 0 ? (uint64_t)(st + 0.5) : 0;
+			for (s = 0; t->kind == DAG_TRANSFER &&
+			    p->switches >= 2 && s < p->switches; s++)
+				if (r.x[f.x[i * p->switches + s]] > 0.5)
+					out->sw[i] = (uint32_t)s;
+			if (out->start[i] + t->span + t->tail > out->value)
+				out->value = out->start[i] + t->span +
+				    t->tail;
+		}
+	}
 	milp_result_free(&r);
 	fmodel_free(&f);
 	return v;
+}
+
+static uint64_t
+milp_opt(struct fprob *p)
+{
+	return milp_sched(p, NULL);
+}
+
+/*
+ * Does fmodel_encode() make of a schedule (objective v) a point of the
+ * model: every bound, integrality and row kept within 1e-6, C = v?
+ */
+static int
+encodes(struct fprob *p, const struct wsearch_result *r, uint64_t v)
+{
+	struct fmodel f;
+	double *x, lhs;
+	size_t i, k;
+	int good = 1;
+
+	p->horizon = horizon(p);
+	if (fmodel_build(p, &f) != 0 ||
+	    (x = malloc((f.m.ncol + 1) * sizeof(*x))) == NULL)
+		abort();
+	fmodel_encode(p, &f, r->start, r->sw, v, x);
+	for (i = 0; i < f.m.ncol; i++)
+		if (x[i] < f.m.lo[i] - 1e-6 || x[i] > f.m.hi[i] + 1e-6 ||
+		    (f.m.isint[i] && x[i] != (double)(long)x[i]))
+			good = 0;
+	for (i = 0; i < f.m.nrow; i++) {
+		for (lhs = 0, k = f.m.roff[i]; k < f.m.roff[i + 1]; k++)
+			lhs += f.m.eval[k] * x[f.m.ecol[k]];
+		if ((f.m.sense[i] == MILP_LE && lhs > f.m.rhs[i] + 1e-6) ||
+		    (f.m.sense[i] == MILP_GE && lhs < f.m.rhs[i] - 1e-6) ||
+		    (f.m.sense[i] == MILP_EQ && (lhs > f.m.rhs[i] + 1e-6 ||
+		    lhs < f.m.rhs[i] - 1e-6)))
+			good = 0;
+	}
+	good &= x[f.c] * 1000.0 > (double)v - 0.5 &&
+	    x[f.c] * 1000.0 < (double)v + 0.5;
+	free(x);
+	fmodel_free(&f);
+	return good;
 }
 
 static const struct fpport *
@@ -192,8 +261,11 @@ valid(const struct fprob *p, const struct wsearch_result *r)
  * The switch model, from its definition: on each switch, the transfers
  * in start order fall into epochs; within one, no port has two
  * partners; the first of an epoch starts tau after every earlier one
- * on the switch ended.  Tries every partition into epochs (at most 8
- * transfers per switch here: 128 of them).
+ * on the switch ended.  A switch given port states (of GPUs the
+ * problem uses) is in the epoch they left: its ports keep their
+ * partners there, with the given uses before, and the next epoch
+ * starts tau after the last of those ends.  Tries every partition into
+ * epochs (at most 10 transfers per switch here: 1024 of them).
  */
 static int
 conflict(const struct fptask *x, const struct fptask *y)
@@ -205,20 +277,73 @@ conflict(const struct fptask *x, const struct fptask *y)
 	    x->b == y->b);
 }
 
-/* No two transfers of one epoch (no cut between them) conflict. */
 static int
-epochs_ok(const struct fprob *p, const uint32_t *ord, size_t m,
-    unsigned cut)
+uses(const struct fprob *p, uint32_t g)
+{
+	size_t i;
+
+	for (i = 0; i < p->n; i++)
+		if (p->t[i].a == g || (p->t[i].kind == DAG_TRANSFER &&
+		    p->t[i].b == g))
+			return 1;
+	return 0;
+}
+
+/* Is transfer k at st in the given epoch of s, its ports' states kept? */
+static int
+in_given(const struct fprob *p, size_t k, uint32_t s, uint64_t st)
+{
+	const struct fptask *t = &p->t[k];
+	const struct fpport *x;
+
+	if ((x = given(p, s, t->a)) != NULL &&
+	    (x->partner != t->b || st < x->txend))
+		return 0;
+	if ((x = given(p, s, t->b)) != NULL &&
+	    (x->partner != t->a || st < x->rxend))
+		return 0;
+	return 1;
+}
+
+/* Is there a cut before position i?  With a given epoch, bit 0 is the
+ * one before the first transfer. */
+static int
+cut_before(unsigned cut, int gv, size_t i)
+{
+	if (i == 0)
+		return gv && (cut & 1);
+	return cut >> (i - 1 + gv) & 1;
+}
+
+static int
+epochs_ok(const struct fprob *p, const struct wsearch_result *r,
+    uint32_t s, const uint32_t *ord, size_t m, unsigned cut, int gv,
+    uint64_t glast)
 {
 	size_t i, k;
+	int zero = gv;
 
-	for (i = 0; i < m; i++)
+	for (i = 0; i < m; i++) {
+		uint64_t end = glast;
+
+		if (cut_before(cut, gv, i)) {
+			zero = 0;
+			for (k = 0; k < i; k++)
+				if (r->start[ord[k]] + p->t[ord[k]].len > end)
+					end = r->start[ord[k]] +
+					    p->t[ord[k]].len;
+			if ((i > 0 || gv) && end + p->tau > r->start[ord[i]])
+				return 0;
+		}
+		if (zero && !in_given(p, ord[i], s, r->start[ord[i]]))
+			return 0;
 		for (k = i; k-- > 0;) {
-			if (cut >> k & 1)
-				break;	/* an epoch ends after k */
+			if (cut_before(cut, gv, k + 1))
+				break;
 			if (conflict(&p->t[ord[i]], &p->t[ord[k]]))
 				return 0;
 		}
+	}
 	return 1;
 }
 
@@ -231,6 +356,15 @@ switch_valid(const struct fprob *p, const struct wsearch_result *r)
 	unsigned cut;
 
 	for (s = 0; s < p->switches; s++) {
+		uint64_t glast = 0;
+		int gv = 0;
+
+		for (i = 0; i < p->nport; i++)
+			if (p->port[i].sw == s && uses(p, p->port[i].gpu)) {
+				gv = 1;
+				if (p->port[i].last > glast)
+					glast = p->port[i].last;
+			}
 		for (m = 0, i = 0; i < p->n; i++)
 			if (p->t[i].kind == DAG_TRANSFER && r->sw[i] == s)
 				ord[m++] = (uint32_t)i;
@@ -243,28 +377,14 @@ switch_valid(const struct fprob *p, const struct wsearch_result *r)
 				ord[k] = ord[k - 1];
 				ord[k - 1] = x;
 			}
-		if (m > 9)
+		if (m > 12)
 			return 0;
-		for (cut = 0; cut < (1U << (m > 0 ? m - 1 : 0)); cut++) {
-			int good = epochs_ok(p, ord, m, cut);
-
-			for (i = 1; good && i < m; i++) {
-				uint64_t end = 0;
-
-				if (!(cut >> (i - 1) & 1))
-					continue;
-				for (k = 0; k < i; k++)
-					if (r->start[ord[k]] +
-					    p->t[ord[k]].len > end)
-						end = r->start[ord[k]] +
-						    p->t[ord[k]].len;
-				if (end + p->tau > r->start[ord[i]])
-					good = 0;
-			}
-			if (good)
+		if (m == 0)
+			continue;
+		for (cut = 0; cut < 1U << (m - 1 + gv); cut++)
+			if (epochs_ok(p, r, s, ord, m, cut, gv, glast))
 				break;
-		}
-		if (m > 0 && cut == (1U << (m - 1)))
+		if (cut == 1U << (m - 1 + gv))
 			return 0;
 	}
 	return 1;
@@ -285,34 +405,47 @@ search(const struct fprob *p, unsigned flags, uint64_t target,
 }
 
 /*
- * The switch model: rules on and off agree, every schedule keeps the
- * epochs, and no optimum is below the port model's.
+ * The switch model: rules on and off agree, the MILP's optimum is the
+ * search's, every schedule of either keeps the epochs, the search's
+ * encodes as a point of the model, and no optimum is below the port
+ * model's.
  */
 static void
-switch_cases(int count)
+switch_cases(int ports, int count)
 {
-	int i, bad = 0, badv = 0, below = 0, badt = 0;
+	int i, bad = 0, badm = 0, badv = 0, bade = 0, below = 0, badt = 0;
 
 	for (i = 0; i < count; i++) {
-		struct wsearch_result r, q, pm, t;
+		struct wsearch_result r, q, pm, t, ms;
 		struct fprob p;
-		uint64_t v, v0, vp;
+		uint64_t v, v0, vp, m;
 
-		random_problem(&p, 0);
+		random_problem(&p, ports);
 		p.model = NET_PORT;
 		vp = search(&p, 0, 0, 0, &pm);
 		p.model = NET_SWITCH;
 		v = search(&p, 0, 0, 0, &r);
 		v0 = search(&p, WSEARCH_NOSYM | WSEARCH_NOSWAP |
 		    WSEARCH_NOLOAD, 0, 0, &q);
+		m = milp_sched(&p, &ms);
 		if (v != v0 || r.status != WSEARCH_OPTIMAL) {
 			bad++;
 			printf("# switch case %d: %llu, without rules %llu\n",
 			    i, (unsigned long long)v, (unsigned long long)v0);
 		}
+		if (v != m) {
+			badm++;
+			printf("# switch case %d%s: search %llu, milp %llu\n",
+			    i, ports ? " with ports" : "",
+			    (unsigned long long)v, (unsigned long long)m);
+		}
 		if (!valid(&p, &r) || !switch_valid(&p, &r) ||
-		    !valid(&p, &q) || !switch_valid(&p, &q))
+		    !valid(&p, &q) || !switch_valid(&p, &q) ||
+		    (m != UINT64_MAX && (ms.value != m || !valid(&p, &ms) ||
+		    !switch_valid(&p, &ms))))
 			badv++;
+		if (!encodes(&p, &r, v))
+			bade++;
 		below += v < vp;
 		search(&p, 0, v, 0, &t);
 		if (t.status != WSEARCH_ABOVE || t.bound != v)
@@ -321,12 +454,17 @@ switch_cases(int count)
 		wsearch_result_free(&q);
 		wsearch_result_free(&pm);
 		wsearch_result_free(&t);
+		wsearch_result_free(&ms);
 		fprob_free(&p);
 	}
-	ok(bad == 0, "%d random problems under the switch model: the rules "
-	    "keep the optimum (%d differ)", count, bad);
-	ok(badv == 0, "every schedule keeps the pairwise rules and the "
-	    "epochs (%d fail)", badv);
+	ok(bad == 0, "%d random problems under the switch model%s: the "
+	    "rules keep the optimum (%d differ)", count,
+	    ports ? " with port states" : "", bad);
+	ok(badm == 0, "the MILP's optimum is the search's (%d differ)", badm);
+	ok(badv == 0, "every schedule of either keeps the pairwise rules "
+	    "and the epochs (%d fail)", badv);
+	ok(bade == 0, "the search's schedule encodes as a point of the "
+	    "model, of its makespan (%d fail)", bade);
 	ok(below == 0, "no switch-model optimum below the port model's (%d)",
 	    below);
 	ok(badt == 0, "the optimum as target proves itself (%d fail)", badt);
@@ -355,7 +493,7 @@ random_cases(int ports, int count)
 			printf("# case %d: search %llu, milp %llu\n", i,
 			    (unsigned long long)v, (unsigned long long)m);
 		}
-		if (!valid(&p, &r) || !valid(&p, &q))
+		if (!valid(&p, &r) || !valid(&p, &q) || !encodes(&p, &r, v))
 			badv++;
 		if (v0 != v)
 			badrule++;
@@ -378,7 +516,7 @@ random_cases(int ports, int count)
 	    "MILP's (%d differ)", count, ports ? " with port states" : "",
 	    bad);
 	ok(badv == 0, "every schedule it returns passes the pairwise check "
-	    "(%d fail)", badv);
+	    "and encodes as a point of the model (%d fail)", badv);
 	ok(badrule == 0, "the pruning rules keep the optimum (%d differ; "
 	    "%llu nodes with them, %llu without)", badrule,
 	    (unsigned long long)nodes_on, (unsigned long long)nodes_off);
@@ -386,6 +524,62 @@ random_cases(int ports, int count)
 	    "optimum (%d fail)", badcut);
 	ok(badt == 0, "the optimum as target proves itself as bound (%d "
 	    "fail)", badt);
+}
+
+/*
+ * Hand-worked, one switch, tau 50, port 0 left holding a circuit to 1,
+ * its sends ending at 20 and its last use at 30: 0->1 of 100, 0->2 of
+ * 10, 4->5 of 200.  Port model: 0->1 in [20,120), 0->2 tau later in
+ * [170,180), 4->5 in [0,200): 200.  Switch model: the switch is in the
+ * epoch the fixed part left, which 0->2 cannot join (port 0 has
+ * partner 1 there), so a new epoch starts tau after every use of the
+ * old one: 4->5 in the old epoch puts it at 250, 0->2 ending at 260;
+ * in the new one, 4->5 ends at 280 at least: 260.  With partner 2
+ * instead, 0->2 joins the old epoch in [20,30), 0->1 cannot: the new
+ * epoch starts at 80 with 4->5 in it, [80,280), or at 250 after 4->5
+ * in the old one, 0->1 ending at 350: 280.
+ */
+static void
+hand_given(void)
+{
+	struct fptask x[3] = {
+		{ 0, DAG_TRANSFER, 0, 1, 100, 100, 0, 0 },
+		{ 1, DAG_TRANSFER, 0, 2, 10, 10, 0, 0 },
+		{ 2, DAG_TRANSFER, 4, 5, 200, 200, 0, 0 } };
+	struct fpport g = { 0, 0, 1, 20, 0, 30 };
+	struct wsearch_result r;
+	struct fprob p;
+	uint64_t v, m;
+	size_t i;
+
+	fprob_init(&p);
+	p.switches = 1;
+	p.tau = 50;
+	for (i = 0; i < 3; i++)
+		if (fprob_task(&p, &x[i]) != 0)
+			abort();
+	if (fprob_port(&p, &g) != 0)
+		abort();
+	v = search(&p, 0, 0, 0, &r);
+	m = milp_opt(&p);
+	ok(v == 200 && m == 200, "a given port, port model: 200 (search "
+	    "%llu, MILP %llu)", (unsigned long long)v, (unsigned long long)m);
+	wsearch_result_free(&r);
+	p.model = NET_SWITCH;
+	v = search(&p, 0, 0, 0, &r);
+	m = milp_opt(&p);
+	ok(v == 260 && m == 260, "switch model: the old epoch's uses delay "
+	    "the new one: 260 (search %llu, MILP %llu)",
+	    (unsigned long long)v, (unsigned long long)m);
+	wsearch_result_free(&r);
+	p.port[0].partner = 2;
+	v = search(&p, 0, 0, 0, &r);
+	m = milp_opt(&p);
+	ok(v == 280 && m == 280, "and with partner 2, 0->2 joins the old "
+	    "epoch: 280 (search %llu, MILP %llu)", (unsigned long long)v,
+	    (unsigned long long)m);
+	wsearch_result_free(&r);
+	fprob_free(&p);
 }
 
 /*
@@ -403,7 +597,7 @@ hand_switch(void)
 		{ 2, DAG_TRANSFER, 2, 4, 10, 10, 0, 0 } };
 	struct wsearch_result r;
 	struct fprob p;
-	uint64_t v;
+	uint64_t v, m;
 	size_t i;
 
 	fprob_init(&p);
@@ -418,15 +612,20 @@ hand_switch(void)
 	wsearch_result_free(&r);
 	p.model = NET_SWITCH;
 	v = search(&p, 0, 0, 0, &r);
-	ok(v == 160, "switch model: it darkens the running circuit: 160 "
-	    "(%llu)", (unsigned long long)v);
+	m = milp_opt(&p);
+	ok(v == 160 && m == 160, "switch model: it darkens the running "
+	    "circuit: 160 (search %llu, MILP %llu)", (unsigned long long)v,
+	    (unsigned long long)m);
 	wsearch_result_free(&r);
 	p.switches = 2;
 	v = search(&p, 0, 0, 0, &r);
-	ok(v == 100, "and on two switches the change goes to the other: 100 "
-	    "(%llu)", (unsigned long long)v);
+	m = milp_opt(&p);
+	ok(v == 100 && m == 100, "and on two switches the change goes to the "
+	    "other: 100 (search %llu, MILP %llu)", (unsigned long long)v,
+	    (unsigned long long)m);
 	wsearch_result_free(&r);
 	fprob_free(&p);
+	hand_given();
 }
 
 /* Hand-worked: GPU 0 sends 100 to 1 and 30 to 2 on one switch. */
@@ -467,11 +666,12 @@ hand(void)
 int
 main(int argc, char **argv)
 {
-	int count = argc > 1 ? atoi(argv[1]) : 300;
+	int count = argc > 1 ? atoi(argv[1]) : 120;
 
 	hand();
 	random_cases(0, count);
 	random_cases(1, count);
-	switch_cases(count);
+	switch_cases(0, count);
+	switch_cases(1, count);
 	return tap_done();
 }
