@@ -378,7 +378,7 @@ same_ns() {
 	assert_output '["flux","none","search","optimal",227,[["whole dag","search","optimal",227]]]'
 }
 
-@test "fluxsolve: the exact and flux methods refuse empty, cut, taskless and scheduled streams, and the switch model" {
+@test "fluxsolve: the exact and flux methods refuse empty, cut, taskless and scheduled streams" {
 	set -o pipefail
 	handcase g | mk s.mp
 	size=$(stat -c %s s.mp)
@@ -387,7 +387,6 @@ same_ns() {
 	head -c $((size - 10)) s.mp > noend.mp
 	fluxsolve -m exact < s.mp > done.mp
 	{ hdr; net 3 1 50 0; } | mk notask.mp
-	{ hdr; echo '{"type":"net","gpus":3,"switches":1,"bandwidth_bps":8000000000000,"reconfig_ps":50,"reconfig_model":"switch","latency_ps":0}'; xfer 0 '[]' 0 1 10; } | mk sw.mp
 	for o in "-m exact" "-m exact -s cbc" "-m flux -s cbc" "-m exact --write-lp m.lp"; do
 		while IFS='|' read -r f msg; do
 			run fluxsolve $o < "$f"
@@ -399,7 +398,6 @@ same_ns() {
 		noend.mp|byte $((size - 10)): the stream stops without its end record: it was cut short, or a tool before failed
 		done.mp|byte [0-9]+: schedule record: the stream holds a schedule already
 		notask.mp|no task records: make the DAG with dagbuild
-		sw.mp|fluxsolve plans for the port reconfiguration model only, and the net asks for the switch model
 		EOF
 		[ ! -e m.lp ] || fail "fluxsolve $o wrote a model"
 	done

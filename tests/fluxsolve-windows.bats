@@ -99,6 +99,27 @@ sjr() {
 	report --dump "$1" | jq -r "select(.type == \"solve\") | $2"
 }
 
+@test "fluxsolve: under the switch model too, the search, the MILP and fluxenum find one optimum, and replays match" {
+	set -o pipefail
+	for seed in $(seq 1 20); do
+		window $seed switch | mk s.mp
+		opt=$(fluxenum < s.mp)
+		fluxsolve -m flux -w search < s.mp > a.mp
+		fluxsolve -m flux -w milp -s cbc -T 20 < s.mp > b.mp
+		fluxsolve -m exact -s cbc -T 20 < s.mp > c.mp
+		fluxsolve -m greedy < s.mp > g.mp
+		for f in a b c; do
+			read -r st obj < <(sjr $f.mp '"\(.status) \(.objective_ps)"')
+			[ "$st $obj" = "optimal $opt" ] ||
+			    fail "seed $seed, $f: $st $obj, fluxenum $opt"
+			[ "$(replay $f.mp)" = "$obj" ] || fail "seed $seed, $f: replay"
+		done
+		read -r obj bound < <(sjr g.mp '"\(.objective_ps) \(.bound_ps)"')
+		[ "$obj" -ge "$opt" ] && [ "$bound" -le "$opt" ] ||
+		    fail "seed $seed, greedy: $obj, bound $bound, optimum $opt"
+	done
+}
+
 # The paper's 8-layer workload at tau, as a DAG.
 paper() {
 	tracegen -l "${2:-8}" -t 4 -d 2 | dagbuild -r "$1"

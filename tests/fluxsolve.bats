@@ -116,10 +116,7 @@ solve() {
 	assert_output "$(solve f.mp objective_ps)"
 }
 
-@test "fluxsolve: the switch model and simulated streams are refused" {
-	run bash -c "dagbuild -m switch < '$TOP/traces/llama3-8b-l8-tp4-dp2.ops.msgpack' | fluxsolve > /dev/null"
-	assert_failure 1
-	assert_output 'fluxsolve: stdin: fluxsolve plans for the port reconfiguration model only, and the net asks for the switch model'
+@test "fluxsolve: simulated streams are refused" {
 	ocssim -f ideal < "$TOP/traces/llama3-8b-l8-tp4-dp2.dag.msgpack" > sim.mp
 	run bash -c "fluxsolve < sim.mp > /dev/null"
 	assert_failure 1
