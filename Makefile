@@ -156,6 +156,9 @@ bench: all
 bench-flux: all
 	@pipelines/bench-fluxsolve
 
+bench-greedy: all
+	@pipelines/bench-greedy
+
 install: all
 	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANPREFIX)/man1 \
 	    $(DESTDIR)$(MANPREFIX)/man5 $(DESTDIR)$(MANPREFIX)/man7
@@ -174,5 +177,6 @@ clean:
 	rm -rf $(B)
 
 .PHONY: all tools deps asan check traces demo figures bench bench-flux \
+	bench-greedy \
 	install uninstall clean
 .SECONDARY:

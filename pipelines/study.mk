@@ -17,7 +17,7 @@ TAUS ?=		1us 10us 100us 1ms
 SCHEDULERS ?=	ideal flux rotor-direct rotor-vlb bvn
 TP ?=		4
 DP ?=		2
-FLUXSOLVE_ARGS ?=
+FLUXSOLVE_ARGS ?=	-T 60
 
 SHELL =		/bin/bash
 .SHELLFLAGS =	-o pipefail -ec
