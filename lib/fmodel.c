@@ -1,4 +1,5 @@
 /* fmodel: Flux's scheduling problem as a mixed-integer model. */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,24 @@
 #include "net.h"
 
 #define NS(ps)	((double)(ps) / 1000.0)
+
+/* A proved optimum (ns) as whole picoseconds. */
+uint64_t
+fmodel_optimum_ps(double v)
+{
+	double ps = ceil(v * 1000.0 - 0.5);
+
+	return ps > 0 ? (uint64_t)ps : 0;
+}
+
+/* A solver's bound (ns) as the whole picoseconds it implies. */
+uint64_t
+fmodel_bound_ps(double v)
+{
+	double ps = ceil(v * 1000.0 - 1e-3);
+
+	return ps > 0 && v < MILP_INF ? (uint64_t)ps : 0;
+}
 
 void
 fprob_init(struct fprob *p)

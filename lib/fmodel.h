@@ -142,6 +142,8 @@ int	fprob_whole(const struct dag *, const struct net *, uint64_t,
 
 int	fmodel_build(const struct fprob *, struct fmodel *);
 void	fmodel_free(struct fmodel *);
+uint64_t fmodel_optimum_ps(double);
+uint64_t fmodel_bound_ps(double);
 void	fmodel_decode(const struct fprob *, const struct fmodel *,
 	    const double *, uint32_t *, double *);
 void	fmodel_encode(const struct fprob *, const struct fmodel *,

@@ -1,5 +1,4 @@
 /* fsolve: the methods of fluxsolve(1). */
-#include <math.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -60,24 +59,6 @@ left(const struct ctx *c)
 		return -1;
 	r = c->o->limit - (wclock_now() - c->t0);
 	return r > 0 ? r : 0;
-}
-
-/* A proved optimum (ns) as whole picoseconds. */
-static uint64_t
-optimum_ps(double v)
-{
-	double ps = ceil(v * 1000.0 - 0.5);
-
-	return ps > 0 ? (uint64_t)ps : 0;
-}
-
-/* A solver's bound (ns) as whole picoseconds that it implies. */
-static uint64_t
-bound_ps(double v)
-{
-	double ps = ceil(v * 1000.0 - 1e-3);
-
-	return ps > 0 && v < MILP_INF ? (uint64_t)ps : 0;
 }
 
 /* The export file of the k-th model: the path itself, or k before the
@@ -202,10 +183,10 @@ solve(struct ctx *c, const struct fmodel *f, const char *name,
 	    r->status == MILP_FEASIBLE || r->status == MILP_NOSOLUTION ?
 	    WSOLVE_CUT : WSOLVE_FAILED;
 	e->seconds = r->seconds;
-	e->bound = r->status == MILP_OPTIMAL ? optimum_ps(r->objective) :
-	    bound_ps(r->bound);
+	e->bound = r->status == MILP_OPTIMAL ? fmodel_optimum_ps(r->objective) :
+	    fmodel_bound_ps(r->bound);
 	if (r->status == MILP_OPTIMAL || r->status == MILP_FEASIBLE)
-		e->value = optimum_ps(r->objective);
+		e->value = fmodel_optimum_ps(r->objective);
 	if (r->status == MILP_ERROR || r->status == MILP_INFEASIBLE ||
 	    r->status == MILP_UNBOUNDED) {
 		c->fs->windows_failed++;
@@ -360,20 +341,6 @@ too_big_to_build(struct ctx *c, size_t bins)
 	return -1;
 }
 
-/* Switches of the best schedule, by task. */
-static uint32_t *
-switches_of(const struct dag *d, const struct greedy *g)
-{
-	uint32_t *sw;
-	size_t i;
-
-	if ((sw = calloc(d->n + 1, sizeof(*sw))) == NULL)
-		return NULL;
-	for (i = 0; i < g->sc.np; i++)
-		sw[g->sc.p[i].task] = g->sc.p[i].sw;
-	return sw;
-}
-
 static int
 exact(struct ctx *c, size_t max_bin)
 {
@@ -404,7 +371,7 @@ exact(struct ctx *c, size_t max_bin)
 			too_big(c, f.nbin, f.m.nrow, f.m.ncol);
 		goto out;
 	}
-	if ((sw = switches_of(c->d, &fs->best)) == NULL ||
+	if ((sw = greedy_switches(c->d, &fs->best)) == NULL ||
 	    (x0 = malloc((f.m.ncol + 1) * sizeof(*x0))) == NULL) {
 		snprintf(fs->err, sizeof(fs->err), "out of memory");
 		goto out;
@@ -419,9 +386,9 @@ exact(struct ctx *c, size_t max_bin)
 	    adopt(c, &p, &f, r.x) != 0)
 		goto out;
 	if (r.status == MILP_OPTIMAL)
-		raise_bound(fs, optimum_ps(r.objective));
+		raise_bound(fs, fmodel_optimum_ps(r.objective));
 	else
-		raise_bound(fs, bound_ps(r.bound));
+		raise_bound(fs, fmodel_bound_ps(r.bound));
 	rc = 0;
 out:
 	milp_result_free(&r);

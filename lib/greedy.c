@@ -1281,6 +1281,19 @@ out:
 	return rc;
 }
 
+uint32_t *
+greedy_switches(const struct dag *d, const struct greedy *g)
+{
+	uint32_t *sw;
+	size_t i;
+
+	if ((sw = calloc(d->n + 1, sizeof(*sw))) == NULL)
+		return NULL;
+	for (i = 0; i < g->sc.np; i++)
+		sw[g->sc.p[i].task] = g->sc.p[i].sw;
+	return sw;
+}
+
 void
 greedy_free(struct greedy *g)
 {

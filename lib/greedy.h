@@ -46,6 +46,10 @@
  * holds under both models: it ignores reconfiguration, and every
  * schedule valid under the switch model is valid under the port model.
  *
+ * greedy_switches() is the switch of every transfer of a schedule, by
+ * task (0 for computes): an array the caller frees, or NULL when memory
+ * runs out.
+ *
  * greedy_length() is the time from a task's start to its end: its
  * duration, or a transfer's bytes at the port rate plus the latency.
  *
@@ -85,6 +89,7 @@ struct greedy {
 int		greedy_run(const struct dag *, const struct net *,
 		    struct greedy *);
 void		greedy_free(struct greedy *);
+uint32_t	*greedy_switches(const struct dag *, const struct greedy *);
 uint64_t	greedy_duration(const struct net *, uint64_t);
 uint64_t	greedy_length(const struct dag *, const struct net *, size_t);
 uint64_t	greedy_bound(const struct dag *, const struct net *);

@@ -39,20 +39,6 @@ wfix_threshold(const struct dag *d, const struct greedy *g, size_t k)
 	return t;
 }
 
-/* The switch of every transfer of g, by task. */
-static uint32_t *
-switches(const struct dag *d, const struct greedy *g)
-{
-	uint32_t *sw;
-	size_t i;
-
-	if ((sw = calloc(d->n + 1, sizeof(*sw))) == NULL)
-		return NULL;
-	for (i = 0; i < g->sc.np; i++)
-		sw[g->sc.p[i].task] = g->sc.p[i].sw;
-	return sw;
-}
-
 /* A fixed transfer's mark on one of its ports. */
 static void
 mark(struct fpport *x, uint64_t *latest, int send, uint32_t partner,
@@ -231,7 +217,7 @@ wfix_tail(const struct dag *d, const struct net *n, const struct greedy *g,
 
 	fprob_setup(p, n, g->makespan, 0);
 	kept = malloc((d->n + 1) * sizeof(*kept));
-	if (kept == NULL || (sw = switches(d, g)) == NULL)
+	if (kept == NULL || (sw = greedy_switches(d, g)) == NULL)
 		goto out;
 	for (i = 0; i < d->n; i++) {
 		kept[i] = -1;
@@ -266,7 +252,7 @@ wfix_splice(const struct dag *d, const struct net *n, const struct greedy *g,
 
 	if (n->model == NET_SWITCH) {	/* the times as they are */
 		if ((st = malloc((d->n + 1) * sizeof(*st))) == NULL ||
-		    (all = switches(d, g)) == NULL) {
+		    (all = greedy_switches(d, g)) == NULL) {
 			free(st);
 			return -1;
 		}
@@ -282,7 +268,7 @@ wfix_splice(const struct dag *d, const struct net *n, const struct greedy *g,
 		return rc;
 	}
 	key = malloc((d->n + 1) * sizeof(*key));
-	if (key == NULL || (all = switches(d, g)) == NULL) {
+	if (key == NULL || (all = greedy_switches(d, g)) == NULL) {
 		free(key);
 		return -1;
 	}

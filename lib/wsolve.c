@@ -1,5 +1,4 @@
 /* wsolve: one Flux problem, by the search or by a MILP. */
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,24 +16,6 @@ const char *const wsolve_statuses[] = { "optimal", "above", "cut",
 
 /* Absolute optimality tolerance (ns) asked of a MILP solver: 0.1 ps. */
 #define GAP_NS		1e-4
-
-/* A proved optimum (ns) as whole picoseconds. */
-static uint64_t
-optimum_ps(double v)
-{
-	double ps = ceil(v * 1000.0 - 0.5);
-
-	return ps > 0 ? (uint64_t)ps : 0;
-}
-
-/* A solver's bound (ns) as the whole picoseconds it implies. */
-static uint64_t
-bound_ps(double v)
-{
-	double ps = ceil(v * 1000.0 - 1e-3);
-
-	return ps > 0 && v < MILP_INF ? (uint64_t)ps : 0;
-}
 
 static int
 arrays(const struct fprob *p, struct wsolve_result *r, char *err,
@@ -92,7 +73,8 @@ milp_verdict(const struct fprob *p, const struct wsolve_opts *o,
     const struct fmodel *f, const struct milp_result *mr,
     struct wsolve_result *r)
 {
-	uint64_t v = optimum_ps(mr->objective), b = bound_ps(mr->bound);
+	uint64_t v = fmodel_optimum_ps(mr->objective);
+	uint64_t b = fmodel_bound_ps(mr->bound);
 	int sol = mr->status == MILP_OPTIMAL || mr->status == MILP_FEASIBLE;
 
 	r->bound = b > p->lb ? b : p->lb;
