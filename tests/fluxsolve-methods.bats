@@ -12,15 +12,6 @@ net() {
 	echo "{\"type\":\"net\",\"gpus\":$1,\"switches\":$2,\"bandwidth_bps\":${5:-$BPS},\"reconfig_ps\":$3,\"reconfig_model\":\"port\",\"latency_ps\":$4}"
 }
 
-# xfer ID DEPS SRC DST BYTES, comp ID DEPS GPU DURATION: task records.
-xfer() {
-	echo "{\"type\":\"task\",\"id\":$1,\"kind\":\"transfer\",\"deps\":$2,\"src\":$3,\"dst\":$4,\"bytes\":$5}"
-}
-
-comp() {
-	echo "{\"type\":\"task\",\"id\":$1,\"kind\":\"compute\",\"deps\":$2,\"gpu\":$3,\"duration_ps\":$4}"
-}
-
 # The cases checked by hand, as NAME:OPTIMUM.
 HANDCASES="a1:180 a2:100 c:170 d:340 e1:225 e2:200 g:227"
 

@@ -12,14 +12,6 @@ net() {	# net GPUS SWITCHES TAU [MODEL]
 	echo "{\"type\":\"net\",\"gpus\":$1,\"switches\":$2,\"bandwidth_bps\":$BPS,\"reconfig_ps\":$3,\"reconfig_model\":\"${4:-port}\",\"latency_ps\":0}"
 }
 
-xfer() {
-	echo "{\"type\":\"task\",\"id\":$1,\"kind\":\"transfer\",\"deps\":$2,\"src\":$3,\"dst\":$4,\"bytes\":$5}"
-}
-
-comp() {
-	echo "{\"type\":\"task\",\"id\":$1,\"kind\":\"compute\",\"deps\":$2,\"gpu\":$3,\"duration_ps\":$4}"
-}
-
 # window SEED [MODEL]: a random problem of the shape of a window, as a
 # DAG: 3 GPUs whose ports matter and 3-6 transfers among them, each
 # with a release, a tail or a lag to a later one drawn at odds 1 in 3

@@ -48,3 +48,12 @@ pack() {
 mk() {
 	pack > "$1"
 }
+
+# xfer ID DEPS SRC DST BYTES, comp ID DEPS GPU DURATION: task records.
+xfer() {
+	echo "{\"type\":\"task\",\"id\":$1,\"kind\":\"transfer\",\"deps\":$2,\"src\":$3,\"dst\":$4,\"bytes\":$5}"
+}
+
+comp() {
+	echo "{\"type\":\"task\",\"id\":$1,\"kind\":\"compute\",\"deps\":$2,\"gpu\":$3,\"duration_ps\":$4}"
+}

@@ -16,15 +16,6 @@ net() {
 	echo "{\"type\":\"net\",\"gpus\":$1,\"switches\":$2,\"bandwidth_bps\":$BPS,\"reconfig_ps\":$3,\"reconfig_model\":\"${5:-switch}\",\"latency_ps\":$4}"
 }
 
-# xfer ID DEPS SRC DST BYTES, comp ID DEPS GPU DURATION: task records.
-xfer() {
-	echo "{\"type\":\"task\",\"id\":$1,\"kind\":\"transfer\",\"deps\":$2,\"src\":$3,\"dst\":$4,\"bytes\":$5}"
-}
-
-comp() {
-	echo "{\"type\":\"task\",\"id\":$1,\"kind\":\"compute\",\"deps\":$2,\"gpu\":$3,\"duration_ps\":$4}"
-}
-
 # The cases worked by hand, as NAME:PORT:SWITCH, their optima under
 # the port and the switch model.
 HANDCASES="pairs:100:100 dark:300:380 dark2:300:300 first:130:130 again:250:250 duplex:100:100 hidden:340:340 order:200:260 zero:110:110 side:110:180"
