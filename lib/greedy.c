@@ -133,7 +133,8 @@ greedy_duration(const struct net *n, uint64_t bytes)
 {
 	unsigned __int128 t = (unsigned __int128)bytes * 8 * PS;
 
-	return (uint64_t)((t + n->bandwidth_bps - 1) / n->bandwidth_bps);
+	t = (t + n->bandwidth_bps - 1) / n->bandwidth_bps;
+	return t > UINT64_MAX ? UINT64_MAX : (uint64_t)t;
 }
 
 /* From a task's start to its end, circuits free. */

@@ -194,3 +194,31 @@ randdag() {
 	run bash -c "report --dump f.mp | jq -c 'select(.type == \"solve\") | [.method, .status, .objective_ps, .solver]'"
 	assert_output '["flux","optimal",10,"none"]'
 }
+
+@test "fluxsolve: regression: a compute of 2^64-1 ps is refused, not scheduled with circuits ocssim refuses" {
+	{ hdr; echo "$NET"; comp 0 '[]' 0 18446744073709551615
+	    xfer 1 '[0]' 0 1 1000; } | mk in.mp
+	run fluxsolve -m greedy < in.mp
+	assert_failure 1
+	assert_output 'fluxsolve: stdin: the tasks in series take at least 18446744073719551615 ps with a reconfiguration each, over the 4611686018427387904 ps (2^62) that the times of a schedule are kept within'
+}
+
+@test "fluxsolve: regression: a transfer of 2^64-1 bytes is refused, not given a wrapped duration" {
+	{ hdr; echo "$NET"; xfer 0 '[]' 0 1 18446744073709551615; } | mk in.mp
+	run fluxsolve < in.mp
+	assert_failure 1
+	# 8 x (2^64 - 1) x 10^12 ps / 8 x 10^11 bit/s, plus tau 10 us
+	assert_output --partial 'take at least 184467440737105516150 ps'
+}
+
+@test "fluxsolve: a DAG whose tasks in series take exactly 2^62 ps is scheduled, one more ps is refused" {
+	# one compute of 2^62 - tau: the series total is 2^62 exactly
+	{ hdr; echo "$NET"; comp 0 '[]' 0 4611686018417387904; } | mk in.mp
+	fluxsolve -m greedy < in.mp > f.mp
+	run bash -c "report --dump f.mp | grep -o '\"objective_ps\":[0-9]*'"
+	assert_output '"objective_ps":4611686018417387904'
+	{ hdr; echo "$NET"; comp 0 '[]' 0 4611686018417387905; } | mk in2.mp
+	run fluxsolve -m greedy < in2.mp
+	assert_failure 1
+	assert_output --partial 'at least 4611686018427387905 ps'
+}

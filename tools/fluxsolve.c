@@ -21,6 +21,7 @@
 #include "die.h"
 #include "fsolve.h"
 #include "greedy.h"
+#include "horizon.h"
 #include "milp.h"
 #include "net.h"
 #include "rec.h"
@@ -67,12 +68,19 @@ static void
 read_input(struct dagin *in, struct stream_writer *w, int argc,
     char **argv)
 {
-	char err[400];
+	unsigned __int128 total;
+	char err[400], num[48];
 
 	if (dagin_read(in, stdin, "stdin", w, "fluxsolve", argc, argv, other,
 	    NULL, err, sizeof(err)) != 0)
 		die("%s", err);
-
+	if (horizon_total(&in->dag, &in->net, &total) == 0)
+		return;
+	horizon_format(total, num, sizeof(num));
+	die("stdin: the tasks in series take at least %s ps with a "
+	    "reconfiguration each, over the %llu ps (2^62) that the times of "
+	    "a schedule are kept within", num,
+	    (unsigned long long)HORIZON_MAX_PS);
 }
 
 static int

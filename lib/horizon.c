@@ -1,0 +1,56 @@
+#include <stdint.h>
+#include <stdio.h>
+
+#include "dag.h"
+#include "horizon.h"
+#include "net.h"
+
+#define PS	1000000000000ULL
+
+/* One task's length plus a reconfiguration, in 128 bits. */
+static unsigned __int128
+span(const struct dag_task *t, const struct net *n)
+{
+	unsigned __int128 b;
+
+	if (t->kind == DAG_COMPUTE)
+		return (unsigned __int128)t->amount + n->reconfig_ps;
+	b = (unsigned __int128)t->amount * 8 * PS;
+	return (b + n->bandwidth_bps - 1) / n->bandwidth_bps +
+	    n->latency_ps + n->reconfig_ps;
+}
+
+int
+horizon_total(const struct dag *d, const struct net *n,
+    unsigned __int128 *total)
+{
+	unsigned __int128 sum = 0;
+	size_t i;
+
+	for (i = 0; i < d->n; i++) {
+		sum += span(&d->t[i], n);	/* <= 2^62 + 2^108 */
+		if (sum > HORIZON_MAX_PS)
+			break;
+	}
+	*total = sum;
+	return sum > HORIZON_MAX_PS ? -1 : 0;
+}
+
+/* The decimal digits of v into buf; -1 when buf is too small. */
+int
+horizon_format(unsigned __int128 v, char *buf, size_t len)
+{
+	char tmp[48];
+	size_t i = sizeof(tmp), k;
+
+	tmp[--i] = '\0';
+	do {
+		tmp[--i] = (char)('0' + (int)(v % 10));
+		v /= 10;
+	} while (v != 0);
+	k = sizeof(tmp) - i;
+	if (k > len)
+		return -1;
+	snprintf(buf, len, "%s", tmp + i);
+	return 0;
+}
