@@ -105,15 +105,15 @@ llama3-8b-l8-tp4-dp2.ops.msgpack'
 	run env RUNS=1 LIMIT=20 SETS=paper LAYERS=8 TAUS="1us 1ms" \
 	    "$TOP/pipelines/bench-fluxsolve" "$FLUXOCS_RELBIN" out
 	assert_success
-	assert_line --index 0 --regexp '^gpus +layers +tau +greedy_ms +final_ms +bound_ms +gap_pct +status +seconds +windows +failed +improved$'
-	assert_line --index 1 --regexp '^8 +8 +1us +109\.200 +109\.200 +109\.200 +0\.000 +optimal +[0-9.]+ +0 +0 +0$'
+	assert_line --index 0 --regexp '^gpus +tp +layers +tau +greedy_ms +final_ms +bound_ms +gap_pct +status +seconds +windows +failed +improved$'
+	assert_line --index 1 --regexp '^8 +4 +8 +1us +109\.200 +109\.200 +109\.200 +0\.000 +optimal +[0-9.]+ +0 +0 +0$'
 	# at 1 ms the windows prove the greedy schedule optimal
-	assert_line --index 2 --regexp '^8 +8 +1ms +110\.620 +110\.620 +110\.620 +0\.000 +optimal +[0-9.]+ +[1-9][0-9]* +0 +0$'
+	assert_line --index 2 --regexp '^8 +4 +8 +1ms +110\.620 +110\.620 +110\.620 +0\.000 +optimal +[0-9.]+ +[1-9][0-9]* +0 +0$'
 	assert_line --regexp '^8 +1ms +110\.620 +34\.72x +28\.94x +1\.62x +0\.93x$'
 	refute_output --partial '# '
 	run env RUNS=1 LIMIT=5 SETS=scale GPUS=16 TAUS=1ms \
 	    "$TOP/pipelines/bench-fluxsolve" "$FLUXOCS_RELBIN" out
 	assert_success
 	# 16 GPUs: the greedy meets the ports' bound
-	assert_line --index 1 --regexp '^16 +8 +1ms +111\.249 +111\.249 +111\.249 +0\.000 +optimal '
+	assert_line --index 1 --regexp '^16 +4 +8 +1ms +111\.249 +111\.249 +111\.249 +0\.000 +optimal '
 }
