@@ -207,67 +207,152 @@ circuits(struct pstate *s)
 	return 0;
 }
 
+/* The length a use holds its circuit: its duration, at least 1 ps. */
+static uint64_t
+hold(const struct pstate *s, const struct plan *pl)
+{
+	uint64_t dur = greedy_duration(s->n, s->d->t[pl->task].amount);
+
+	return dur > 0 ? dur : 1;
+}
+
+/* Ports' partners within one epoch: valid where stamp[g] == cur. */
+struct match {
+	uint32_t	*stamp, *partner, cur;
+};
+
+/* Whether a-b fits the matching; if so it joins it. */
+static int
+match_add(struct match *m, uint32_t a, uint32_t b)
+{
+	if ((m->stamp[a] == m->cur && m->partner[a] != b) ||
+	    (m->stamp[b] == m->cur && m->partner[b] != a))
+		return 0;
+	m->stamp[a] = m->stamp[b] = m->cur;
+	m->partner[a] = b;
+	m->partner[b] = a;
+	return 1;
+}
+
 /*
- * Switch model: circuits in epochs, switch by switch in start order.
- * A use that fits the epoch's matching (its ports free in the epoch,
- * or holding its circuit) joins it; any other opens an epoch at its
- * start, which every earlier use of the switch must have left tau
- * before.  A circuit that changes a port's partner comes up with its
- * epoch; one that keeps its partners, when it is first used.
- * Returns 0, -1 when memory runs out, -2 when the times break the
- * model.
+ * The epoch of every use of one switch, p[0..k) by start, into ep[]
+ * (0, 1, ...).  An epoch's pairs form a matching; a new one opens at
+ * its first use, which every earlier use must have left tau before
+ * (pmax[j]: the latest end of p[0..j)).  A use that does not fit the
+ * current matching forces a new epoch at one of the uses j of the
+ * current epoch, or itself, with p[j..i] a matching; the latest such
+ * j that the dark time allows is taken.  That loses no feasible split:
+ * a valid one has a last epoch start q <= i, q is a candidate, and
+ * moving its boundary up to the latest candidate leaves every epoch a
+ * matching and every dark time as it was.  Returns 0, or -2 when no
+ * split fits the times.
+ */
+static int
+epoch_split(const struct pstate *s, const struct plan *p, size_t k,
+    const uint64_t *pmax, struct match *m, struct match *t, uint32_t *ep)
+{
+	uint64_t tau = s->n->reconfig_ps;
+	size_t i, j, b = 0;
+
+	m->cur++;
+	for (i = 0; i < k; i++) {
+		const struct dag_task *tk = &s->d->t[p[i].task];
+
+		ep[i] = i > 0 ? ep[i - 1] : 0;
+		if (match_add(m, tk->gpu, tk->dst))
+			continue;
+		t->cur++;
+		for (j = i + 1; j-- > b + 1;) {
+			const struct dag_task *u = &s->d->t[p[j].task];
+
+			if (!match_add(t, u->gpu, u->dst))
+				return -2;
+			if (pmax[j] + tau <= p[j].start)
+				break;
+		}
+		if (j <= b)
+			return -2;
+		b = j;
+		m->cur++;
+		for (; j <= i; j++) {
+			const struct dag_task *u = &s->d->t[p[j].task];
+
+			match_add(m, u->gpu, u->dst);
+			ep[j] = ep[b - 1] + 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Switch model: circuits in epochs (epoch_split()), switch by switch
+ * in start order.  A use whose ports hold its circuit in its epoch
+ * extends it; any other sets up a circuit: with its epoch when it
+ * changes a port's partner, else when it is first used.  Returns 0,
+ * -1 when memory runs out, -2 when the times break the model.
  */
 static int
 epoch_circuits(struct pstate *s)
 {
 	struct schedule *sc = &s->g->sc;
-	uint64_t tau = s->n->reconfig_ps, ep = 0, last = 0;
-	uint32_t *epoch = NULL, *partner = NULL, cur = 1, sw = UINT32_MAX;
-	size_t i, G = s->n->gpus;
+	struct match m = { NULL, NULL, 0 }, t = { NULL, NULL, 0 };
+	uint64_t *pmax = NULL, from = 0;
+	uint32_t *ep = NULL, *partner = NULL, *epoch = NULL, cur = 0;
+	size_t i, j, lo, G = s->n->gpus;
 	int rc = -1;
 
 	qsort(sc->p, sc->np, sizeof(*sc->p), by_start);
+	m.stamp = calloc(G + 1, sizeof(*m.stamp));
+	m.partner = malloc((G + 1) * sizeof(*m.partner));
+	t.stamp = calloc(G + 1, sizeof(*t.stamp));
+	t.partner = malloc((G + 1) * sizeof(*t.partner));
 	epoch = calloc(G + 1, sizeof(*epoch));
 	partner = malloc((G + 1) * sizeof(*partner));
-	if (epoch == NULL || partner == NULL)
+	pmax = malloc((sc->np + 1) * sizeof(*pmax));
+	ep = malloc((sc->np + 1) * sizeof(*ep));
+	if (m.stamp == NULL || m.partner == NULL || t.stamp == NULL ||
+	    t.partner == NULL || epoch == NULL || partner == NULL ||
+	    pmax == NULL || ep == NULL)
 		goto out;
+	for (lo = 0; lo < sc->np; lo = i) {
+		for (i = lo; i < sc->np && sc->p[i].sw == sc->p[lo].sw; i++) {
+			uint64_t e = sc->p[i].start + hold(s, &sc->p[i]);
+
+			pmax[i + 1 - lo] = i > lo && pmax[i - lo] > e ?
+			    pmax[i - lo] : e;
+		}
+		pmax[0] = 0;
+		if ((rc = epoch_split(s, sc->p + lo, i - lo, pmax, &m, &t,
+		    ep + lo)) != 0)
+			goto out;
+		rc = -1;
+	}
 	for (i = 0; i < sc->np; i++) {
 		const struct plan *pl = &sc->p[i];
 		const struct dag_task *tk = &s->d->t[pl->task];
-		uint64_t dur = greedy_duration(s->n, tk->amount);
-		uint64_t end = pl->start + (dur > 0 ? dur : 1), from;
-		uint32_t a = tk->gpu, b = tk->dst;
-		uint32_t ca, cb;
+		uint64_t end = pl->start + hold(s, pl);
+		uint32_t a = tk->gpu, b = tk->dst, sw = pl->sw, ca, cb;
 
-		if (pl->sw != sw) {	/* a new switch: all ports fresh */
-			sw = pl->sw;
-			memset(epoch, 0, (G + 1) * sizeof(*epoch));
+		if (i == 0 || sw != sc->p[i - 1].sw) {	/* ports fresh */
 			memset(partner, 0xff, (G + 1) * sizeof(*partner));
 			cur++;
-			ep = last = 0;
-		}
-		if ((epoch[a] == cur && partner[a] != b) ||
-		    (epoch[b] == cur && partner[b] != a)) {
-			if (last + tau > pl->start) {
-				rc = -2;
-				goto out;
-			}
-			cur++;		/* a new epoch */
-			ep = pl->start;
+			from = pl->start;
+		} else if (ep[i] != ep[i - 1]) {
+			cur++;
+			from = pl->start;
 		}
 		ca = pport(s, sw, a)->circ;
 		cb = pport(s, sw, b)->circ;
-		last = end > last ? end : last;
 		if (ca != NONE && ca == cb && epoch[a] == cur) {
 			sc->c[ca].to = end > sc->c[ca].to ? end : sc->c[ca].to;
 			continue;
 		}
-		/* a port's earlier partner other than this one: a change */
-		from = (partner[a] != NONE && partner[a] != b) ||
-		    (partner[b] != NONE && partner[b] != a) ? ep : pl->start;
+		j = (partner[a] != NONE && partner[a] != b) ||
+		    (partner[b] != NONE && partner[b] != a);
 		close_circ(s, sw, a);
 		close_circ(s, sw, b);
-		if (sched_add_circuit(sc, sw, a, b, from, end) != 0)
+		if (sched_add_circuit(sc, sw, a, b, j ? from : pl->start,
+		    end) != 0)
 			goto out;
 		pport(s, sw, a)->circ = (uint32_t)(sc->nc - 1);
 		pport(s, sw, b)->circ = (uint32_t)(sc->nc - 1);
@@ -277,8 +362,14 @@ epoch_circuits(struct pstate *s)
 	}
 	rc = 0;
 out:
+	free(m.stamp);
+	free(m.partner);
+	free(t.stamp);
+	free(t.partner);
 	free(epoch);
 	free(partner);
+	free(pmax);
+	free(ep);
 	return rc;
 }
 

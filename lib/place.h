@@ -22,8 +22,10 @@
  * already feasible (the search's, say), and derives its plans and
  * circuits as they are, for either reconfiguration model; under the
  * switch model the circuits come in epochs, each change dark for tau
- * on its whole switch.  Returns 0, -1 when memory runs out, -2 when
- * the times break the switch model; the caller checks the rest
+ * on its whole switch, split wherever the times allow one (if any
+ * split of the uses into epochs fits the times, one is found).
+ * Returns 0, -1 when memory runs out, -2 when no split fits the
+ * times; the caller checks the rest
  * (sched.h's sched_check()).
  */
 #ifndef PLACE_H

@@ -18,7 +18,7 @@ net() {
 
 # The cases worked by hand, as NAME:PORT:SWITCH, their optima under
 # the port and the switch model.
-HANDCASES="pairs:100:100 dark:300:380 dark2:300:300 first:130:130 again:250:250 duplex:100:100 hidden:340:340 order:200:260 zero:110:110 side:110:180"
+HANDCASES="pairs:100:100 dark:300:380 dark2:300:300 first:130:130 again:250:250 duplex:100:100 hidden:340:340 order:200:260 zero:110:110 side:110:180 reopen:250:250"
 
 # handcase NAME MODEL: the stream of a hand-worked case as JSON lines.
 # Tau is 50 ps, one switch, no latency unless said.
@@ -92,6 +92,19 @@ handcase() {
 		xfer 0 '[]' 0 1 100
 		xfer 1 '[]' 2 3 30
 		xfer 2 '[]' 2 4 30 ;;
+	reopen)	# tau 100.  0->1 and 2->3 in [0,50); 0->1 again after a
+		# compute ending at 150, 3->4 after one ending at 160.  The
+		# second epoch opens at 150 with 0-1 and 3-4 (3 changes
+		# partner; nothing is up in [50,150)): 0->1 ends at 250.
+		# Keeping the second 0->1 in the first epoch would push
+		# the change for 3->4 to 350
+		net 7 1 100 0 $m
+		xfer 0 '[]' 0 1 50
+		xfer 1 '[]' 2 3 50
+		comp 2 '[]' 5 150
+		comp 3 '[]' 6 160
+		xfer 4 '[2]' 0 1 100
+		xfer 5 '[3]' 3 4 50 ;;
 	esac
 }
 
@@ -342,5 +355,17 @@ enum_replay() {
 		[ "$bound" -le "$obj" ] || fail "tau $r: bound $bound above $obj"
 		got=$(replay g.mp)
 		[ "$got" = "$obj" ] || fail "tau $r: objective $obj, replay $got"
+	done
+}
+
+@test "fluxsolve: regression: under the switch model an optimum that reopens a kept pair in a new epoch is kept, not dropped by place_fixed" {
+	set -o pipefail
+	handcase reopen switch | mk s.mp
+	for m in flux exact "exact -s cbc" "flux -w milp -s cbc"; do
+		fluxsolve -m $m < s.mp > f.mp
+		run bash -c "report --dump f.mp | jq -c 'select(.type == \"solve\") | [.status, .objective_ps, .bound_ps]'"
+		assert_output '["optimal",250,250]'
+		run bash -c "ocssim < f.mp | report --dump | jq -c 'select(.type == \"result\") | .makespan_ps'"
+		assert_output 250
 	done
 }
