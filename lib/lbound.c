@@ -14,7 +14,8 @@ typedef unsigned __int128 u128;
  * 0 receives, 1 sends, 2 both. */
 struct sweep {
 	u128		 L[3];
-	uint64_t	 P[3], M[3];
+	uint64_t	 P[3];
+	int64_t		 M[3];	/* least time after a port is left */
 	uint64_t	*tx, *rx;	/* per partner: time sent, received */
 	uint32_t	*seen;		/* partners touched, to clear */
 	size_t		 nseen;
@@ -40,10 +41,24 @@ occupancy(const struct net *n, uint64_t bytes)
 	return d > 0 ? d : 1;
 }
 
+/*
+ * From the end of a transfer's hold on its ports to the end of the
+ * DAG at least: its bottom level less the hold.  A transfer of no
+ * bytes holds its circuit 1 ps but takes no time, so this is -1 when
+ * nothing follows it.  Bottom levels are below 2^63 (lib/horizon).
+ */
+static int64_t
+after_port(uint64_t bl, uint64_t len)
+{
+	if (bl >= len)
+		return bl - len > INT64_MAX ? INT64_MAX : (int64_t)(bl - len);
+	return len - bl > INT64_MAX ? -INT64_MAX : -(int64_t)(len - bl);
+}
+
 /* Transfer j joins GPU g's sweep. */
 static void
 add(struct sweep *w, const struct dag_task *t, uint32_t g, uint64_t len,
-    uint64_t after)
+    int64_t after)
 {
 	int snd = t->gpu == g;
 	uint32_t q = snd ? t->dst : t->gpu;
@@ -72,7 +87,7 @@ add(struct sweep *w, const struct dag_task *t, uint32_t g, uint64_t len,
 static uint64_t
 eval(const struct sweep *w, const struct net *n, uint64_t T)
 {
-	u128 b, best = 0;
+	__int128 b, best = 0;
 	size_t d;
 
 	for (d = 0; d < 3; d++) {
@@ -82,10 +97,11 @@ eval(const struct sweep *w, const struct net *n, uint64_t T)
 			continue;
 		if (w->P[d] > n->switches)
 			work += (u128)(w->P[d] - n->switches) * n->reconfig_ps;
-		b = (u128)T + (work + n->switches - 1) / n->switches + w->M[d];
+		b = (__int128)T + (__int128)((work + n->switches - 1) /
+		    n->switches) + w->M[d];
 		best = b > best ? b : best;
 	}
-	return best > UINT64_MAX ? UINT64_MAX : (uint64_t)best;
+	return best > (__int128)UINT64_MAX ? UINT64_MAX : (uint64_t)best;
 }
 
 /* The transfers of each GPU, as offsets into one array. */
@@ -130,11 +146,11 @@ gpu_bound(const struct dag *d, const struct net *n, const uint64_t *head,
 	qsort(x, m, sizeof(*x), by_head_desc);
 	memset(w->L, 0, sizeof(w->L));
 	memset(w->P, 0, sizeof(w->P));
-	w->M[0] = w->M[1] = w->M[2] = UINT64_MAX;
+	w->M[0] = w->M[1] = w->M[2] = INT64_MAX;
 	for (k = 0; k < m; k++) {
 		const struct dag_task *t = &d->t[x[k]];
 		uint64_t len = occupancy(n, t->amount);
-		uint64_t after = bl[x[k]] > len ? bl[x[k]] - len : 0;
+		int64_t after = after_port(bl[x[k]], len);
 
 		add(w, t, g, len, after);
 		if (k + 1 < m && head[x[k + 1]] == head[x[k]])

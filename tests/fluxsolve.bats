@@ -222,3 +222,23 @@ randdag() {
 	assert_failure 1
 	assert_output --partial 'at least 4611686018427387905 ps'
 }
+
+@test "fluxsolve: regression: transfers of 0 bytes, the ports' bound is not above the schedule (lbound)" {
+	set -o pipefail
+	net='{"type":"net","gpus":3,"switches":1,"bandwidth_bps":8000000000000,"reconfig_ps":50,"reconfig_model":"port","latency_ps":0}'
+	# one transfer of no bytes: it takes no time, the makespan is 0
+	{ hdr; echo "$net"; xfer 0 '[]' 0 1 0; } | mk one.mp
+	# 0->1 and 0->2 of no bytes hold port 0 for 1 ps each and
+	# tau 50 apart, and a compute of 20 ps waits for 0->1: 0->1 at
+	# 0 and the compute in [0,20), 0->2 at 1 + 50: it ends at 51
+	{ hdr; echo "$net"; xfer 0 '[]' 0 1 0; comp 1 '[0]' 1 20
+	    xfer 2 '[]' 0 2 0; } | mk two.mp
+	for m in greedy flux exact "exact -s cbc"; do
+		fluxsolve -m $m < one.mp > f.mp
+		run bash -c "report --dump f.mp | jq -c 'select(.type == \"solve\") | [.status, .objective_ps, .bound_ps]'"
+		assert_output '["optimal",0,0]'
+		fluxsolve -m $m < two.mp > f.mp
+		run bash -c "report --dump f.mp | jq -c 'select(.type == \"solve\") | [.status, .objective_ps, .bound_ps]'"
+		assert_output '["optimal",51,51]'
+	done
+}
