@@ -499,7 +499,11 @@ order_nodes(struct build *b)
 	return order;
 }
 
-/* Collect the done sets of an op's dependencies into b->scratch. */
+/*
+ * Append the done sets of an op's dependencies to b->scratch[0..n);
+ * returns the new count.  It may move b->scratch: read the pointer only
+ * after the call, never in the same expression.
+ */
 static size_t
 gather(struct build *b, const struct op *m, size_t n)
 {
@@ -587,7 +591,8 @@ expand_compute(struct build *b, struct op *m)
 	size_t n;
 	uint32_t id;
 
-	n = uniq(b->scratch, gather(b, m, 0));
+	n = gather(b, m, 0);
+	n = uniq(b->scratch, n);
 	id = add_task(b, &t, b->scratch, n, (uint32_t)(m - b->ops.o), -1);
 	set_done(b, m, &id, 1);
 }
@@ -601,7 +606,9 @@ expand_p2p(struct build *b, const struct node *nd)
 	size_t n;
 	uint32_t id;
 
-	n = uniq(b->scratch, gather(b, r, gather(b, s, 0)));
+	n = gather(b, s, 0);
+	n = gather(b, r, n);
+	n = uniq(b->scratch, n);
 	id = add_task(b, &t, b->scratch, n, nd->member[0], -1);
 	set_done(b, s, &id, 1);
 	set_done(b, r, &id, 1);
@@ -647,7 +654,8 @@ expand_coll(struct build *b, const struct node *nd, struct coll_plan *pl)
 		struct op *m = &o[nd->member[q]];
 
 		if (pl->n == 0) {	/* a group of one: nothing to move */
-			n = uniq(b->scratch, gather(b, m, 0));
+			n = gather(b, m, 0);
+			n = uniq(b->scratch, n);
 			set_done(b, m, b->scratch, n);
 			continue;
 		}

@@ -1,0 +1,58 @@
+#!/usr/bin/env bats
+# dagbuild: regressions found by an adversarial test (issue 12).  Two of
+# them show only in a build whose compiler evaluates call arguments left
+# to right (clang): run them with FLUXOCS_BIN set to such a build too.
+
+load helpers
+
+# op ID RANK KIND DEPS [EXTRA]: one op record as a JSON line
+op() {
+	echo "{\"type\":\"op\",\"id\":$1,\"rank\":$2,\"kind\":\"$3\",\"name\":\"o$1\",\"deps\":$4${5:+,$5}}"
+}
+
+# A stream whose dependency scratch already holds 16 items when the op
+# under test, with 20 or 21 inputs, makes it grow: computes 0 and 1 on
+# ranks 0 and 1, a ring all-reduce of both (ops 2 and 3, tasks 2..5,
+# each transfer gathering one input), computes 4..23 on ranks 2..21
+# (tasks 6..25), then the lines on stdin.
+scratch16() {
+	{
+		hdr
+		op 0 0 compute '[]' '"duration_ps":5'
+		op 1 1 compute '[]' '"duration_ps":5'
+		op 2 0 allreduce '[0]' '"group":[0,1],"size":2,"coll":1'
+		op 3 1 allreduce '[1]' '"group":[0,1],"size":2,"coll":1'
+		for i in $(seq 4 23); do
+			op "$i" $((i - 2)) compute '[]' '"duration_ps":5'
+		done
+		cat
+	} | mk "$1"
+}
+
+# deps FILE ID: the dependencies of task ID, as a JSON array
+deps() {
+	report --dump "$1" | jq -c "select(.type == \"task\" and .id == $2) | .deps"
+}
+
+@test "dagbuild: regression: uniq reads scratch before gather reallocates it" {
+	# compute: 20 inputs and the rank's previous compute, task 26
+	op 24 0 compute '[4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23]' \
+	    '"duration_ps":5' | scratch16 c.mp
+	dagbuild < c.mp > c.dag
+	run deps c.dag 26
+	assert_output '[0,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25]'
+	# send and receive: 10 inputs each, one transfer, task 26
+	{ op 24 0 send '[4,5,6,7,8,9,10,11,12,13]' '"peer":1,"size":8'
+	  op 25 1 recv '[14,15,16,17,18,19,20,21,22,23]' '"peer":0,"size":8'; } |
+	    scratch16 p.mp
+	dagbuild < p.mp > p.dag
+	run deps p.dag 26
+	assert_output '[6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25]'
+	# a group of one: no task, its 20 inputs pass to the compute after it
+	{ op 24 0 allreduce '[4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23]' \
+	    '"group":[0],"size":8,"coll":2'
+	  op 25 0 compute '[24]' '"duration_ps":5'; } | scratch16 g.mp
+	dagbuild < g.mp > g.dag
+	run deps g.dag 26
+	assert_output '[0,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25]'
+}
