@@ -56,3 +56,16 @@ deps() {
 	run deps g.dag 26
 	assert_output '[0,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25]'
 }
+
+@test "dagbuild: regression: NULL + 0 on the empty deps arrays when no op has a dependency" {
+	{ hdr; op 0 0 compute '[]' '"duration_ps":5'; } | mk one.mp
+	dagbuild < one.mp > one.dag
+	run bash -c "report --dump one.dag | jq -c 'select(.type == \"task\")'"
+	assert_output '{"type":"task","id":0,"kind":"compute","deps":[],"gpu":0,"duration_ps":5,"step":0,"op":0,"name":"o0"}'
+	{ hdr; op 0 1 compute '[]' '"duration_ps":5'
+	  op 1 0 send '[]' '"peer":1,"size":8'
+	  op 2 1 recv '[]' '"peer":0,"size":8'; } | mk p2p.mp
+	dagbuild < p2p.mp > p2p.dag
+	run bash -c "report --dump p2p.dag | jq -c 'select(.type == \"task\") | [.id, .kind, .deps]' | tr '\n' ' '"
+	assert_output '[0,"compute",[]] [1,"transfer",[]] '
+}

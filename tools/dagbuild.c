@@ -207,6 +207,16 @@ cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/*
+ * An op's dependencies.  rawdep stays NULL while no op has any, and
+ * NULL + 0 is undefined: point into it only when there is something.
+ */
+static uint64_t *
+op_deps(const struct ops *os, const struct op *o)
+{
+	return o->ndep == 0 ? NULL : os->rawdep + o->dep_off;
+}
+
 /* Sort a dependency list and drop repeats; returns the new count. */
 static uint32_t
 uniq64(uint64_t *v, uint32_t n)
@@ -265,7 +275,7 @@ resolve_deps(struct build *b)
 				opfail(b, o, "%s", "depends on itself");
 			os->rawdep[o->dep_off + j] = (uint64_t)k;
 		}
-		o->ndep = uniq64(os->rawdep + o->dep_off, o->ndep);
+		o->ndep = uniq64(op_deps(os, o), o->ndep);
 	}
 	free(ix);
 }
@@ -468,7 +478,7 @@ order_nodes(struct build *b)
 		off[i] = e;
 		for (j = 0; j < b->node[i].nmember; j++) {
 			const struct op *m = &o[b->node[i].member[j]];
-			const uint64_t *d = b->ops.rawdep + m->dep_off;
+			const uint64_t *d = op_deps(&b->ops, m);
 
 			xgrow(&adj, &cap, e + m->ndep + 1, sizeof(*adj));
 			for (k = 0; k < m->ndep; k++) {
@@ -508,7 +518,7 @@ static size_t
 gather(struct build *b, const struct op *m, size_t n)
 {
 	const struct op *o = b->ops.o;
-	const uint64_t *d = b->ops.rawdep + m->dep_off;
+	const uint64_t *d = op_deps(&b->ops, m);
 	size_t k;
 
 	for (k = 0; k <= m->ndep; k++) {
