@@ -559,7 +559,7 @@ static uint32_t
 add_task(struct build *b, const struct dag_task *t, const uint32_t *dep,
     size_t n, uint32_t op, int32_t part)
 {
-	size_t id = b->dag.n;
+	size_t id = b->dag.n, cap = b->tcap;
 
 	/* adversarial traces can ask for quadratic dependencies: refuse */
 	if (b->dag.ndep + n > 32 * (b->ops.n + b->dag.n) + (1U << 22))
@@ -568,9 +568,11 @@ add_task(struct build *b, const struct dag_task *t, const uint32_t *dep,
 		    b->input);
 	if (dag_add(&b->dag, t, dep, n) != 0)
 		die("out of memory or too many tasks");
+	/* taskpart shares taskop's capacity: resize it only when that grew */
 	xgrow(&b->taskop, &b->tcap, id + 1, sizeof(*b->taskop));
-	b->taskpart = xreallocarray(b->taskpart, b->tcap,
-	    sizeof(*b->taskpart));
+	if (b->tcap != cap)
+		b->taskpart = xreallocarray(b->taskpart, b->tcap,
+		    sizeof(*b->taskpart));
 	b->taskop[id] = op;
 	b->taskpart[id] = part;
 	return (uint32_t)id;
