@@ -69,3 +69,19 @@ deps() {
 	run bash -c "report --dump p2p.dag | jq -c 'select(.type == \"task\") | [.id, .kind, .deps]' | tr '\n' ' '"
 	assert_output '[0,"compute",[]] [1,"transfer",[]] '
 }
+
+@test "dagbuild: regression: a task with more deps than a reader accepts is refused, not written" {
+	# an all-to-all of 1025 ranks is 1025 * 1024 transfers, each rank's
+	# op done by its 1024 receives; a send waiting for all 1025 ops
+	# would be a task with 1049600 deps, over the readers' 1048576
+	g=$(seq -s, 0 1024)
+	{ hdr
+	  for i in $(seq 0 1024); do
+		op "$i" "$i" alltoall '[]' "\"group\":[$g],\"size\":1025,\"coll\":1"
+	  done
+	  op 2000 0 send "[$g]" '"peer":1,"size":8'
+	  op 2001 1 recv '[]' '"peer":0,"size":8'; } | mk a2a.mp
+	run bash -c 'dagbuild < a2a.mp > a2a.dag'
+	assert_failure 1
+	assert_output 'dagbuild: stdin: byte 2835382: op 2000 (o2000): its task would have 1049600 deps, over the limit of 1048576 items a reader accepts'
+}

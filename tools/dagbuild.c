@@ -560,7 +560,18 @@ add_task(struct build *b, const struct dag_task *t, const uint32_t *dep,
     size_t n, uint32_t op, int32_t part)
 {
 	size_t id = b->dag.n, cap = b->tcap;
+	char msg[120];
 
+	/*
+	 * Never write a deps array that every reader refuses.  The bytes
+	 * stay below STREAM_MAX_RECORD: at most 5 a dep, 160 for the name.
+	 */
+	if (n > STREAM_MAX_ELEMS) {
+		snprintf(msg, sizeof(msg), "its task would have %zu deps, over "
+		    "the limit of %lu items a reader accepts", n,
+		    (unsigned long)STREAM_MAX_ELEMS);
+		opfail(b, &b->ops.o[op], "%s", msg);
+	}
 	/* adversarial traces can ask for quadratic dependencies: refuse */
 	if (b->dag.ndep + n > 32 * (b->ops.n + b->dag.n) + (1U << 22))
 		die("%s: the trace's dependencies fan out too widely (an op "
