@@ -33,8 +33,12 @@ dag_add(struct dag *d, const struct dag_task *t, const uint32_t *deps,
 	for (i = 0; i < n; i++)
 		if (deps[i] >= d->n)
 			return -1;
+	/*
+	 * Room for one more dependency: d->dep is never NULL, so that
+	 * dag_deps() of a task without any never computes NULL + 0.
+	 */
 	if (mem_grow(&d->t, &d->cap, d->n + 1, sizeof(*d->t)) != 0 ||
-	    mem_grow(&d->dep, &d->depcap, d->ndep + n,
+	    mem_grow(&d->dep, &d->depcap, d->ndep + n + 1,
 	    sizeof(*d->dep)) != 0)
 		return -1;
 	if (n > 0 && deps != d->dep + d->ndep)

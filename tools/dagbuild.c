@@ -207,6 +207,16 @@ cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/*
+ * An op's dependencies.  rawdep stays NULL while no op has any, and
+ * NULL + 0 is undefined: point into it only when there is something.
+ */
+static uint64_t *
+op_deps(const struct ops *os, const struct op *o)
+{
+	return o->ndep == 0 ? NULL : os->rawdep + o->dep_off;
+}
+
 /* Sort a dependency list and drop repeats; returns the new count. */
 static uint32_t
 uniq64(uint64_t *v, uint32_t n)
@@ -265,7 +275,7 @@ resolve_deps(struct build *b)
 				opfail(b, o, "%s", "depends on itself");
 			os->rawdep[o->dep_off + j] = (uint64_t)k;
 		}
-		o->ndep = uniq64(os->rawdep + o->dep_off, o->ndep);
+		o->ndep = uniq64(op_deps(os, o), o->ndep);
 	}
 	free(ix);
 }
@@ -468,7 +478,7 @@ order_nodes(struct build *b)
 		off[i] = e;
 		for (j = 0; j < b->node[i].nmember; j++) {
 			const struct op *m = &o[b->node[i].member[j]];
-			const uint64_t *d = b->ops.rawdep + m->dep_off;
+			const uint64_t *d = op_deps(&b->ops, m);
 
 			xgrow(&adj, &cap, e + m->ndep + 1, sizeof(*adj));
 			for (k = 0; k < m->ndep; k++) {
@@ -499,12 +509,16 @@ order_nodes(struct build *b)
 	return order;
 }
 
-/* Collect the done sets of an op's dependencies into b->scratch. */
+/*
+ * Append the done sets of an op's dependencies to b->scratch[0..n);
+ * returns the new count.  It may move b->scratch: read the pointer only
+ * after the call, never in the same expression.
+ */
 static size_t
 gather(struct build *b, const struct op *m, size_t n)
 {
 	const struct op *o = b->ops.o;
-	const uint64_t *d = b->ops.rawdep + m->dep_off;
+	const uint64_t *d = op_deps(&b->ops, m);
 	size_t k;
 
 	for (k = 0; k <= m->ndep; k++) {
@@ -545,8 +559,19 @@ static uint32_t
 add_task(struct build *b, const struct dag_task *t, const uint32_t *dep,
     size_t n, uint32_t op, int32_t part)
 {
-	size_t id = b->dag.n;
+	size_t id = b->dag.n, cap = b->tcap;
+	char msg[120];
 
+	/*
+	 * Never write a deps array that every reader refuses.  The bytes
+	 * stay below STREAM_MAX_RECORD: at most 5 a dep, 160 for the name.
+	 */
+	if (n > STREAM_MAX_ELEMS) {
+		snprintf(msg, sizeof(msg), "its task would have %zu deps, over "
+		    "the limit of %lu items a reader accepts", n,
+		    (unsigned long)STREAM_MAX_ELEMS);
+		opfail(b, &b->ops.o[op], "%s", msg);
+	}
 	/* adversarial traces can ask for quadratic dependencies: refuse */
 	if (b->dag.ndep + n > 32 * (b->ops.n + b->dag.n) + (1U << 22))
 		die("%s: the trace's dependencies fan out too widely (an op "
@@ -554,9 +579,11 @@ add_task(struct build *b, const struct dag_task *t, const uint32_t *dep,
 		    b->input);
 	if (dag_add(&b->dag, t, dep, n) != 0)
 		die("out of memory or too many tasks");
+	/* taskpart shares taskop's capacity: resize it only when that grew */
 	xgrow(&b->taskop, &b->tcap, id + 1, sizeof(*b->taskop));
-	b->taskpart = xreallocarray(b->taskpart, b->tcap,
-	    sizeof(*b->taskpart));
+	if (b->tcap != cap)
+		b->taskpart = xreallocarray(b->taskpart, b->tcap,
+		    sizeof(*b->taskpart));
 	b->taskop[id] = op;
 	b->taskpart[id] = part;
 	return (uint32_t)id;
@@ -587,7 +614,8 @@ expand_compute(struct build *b, struct op *m)
 	size_t n;
 	uint32_t id;
 
-	n = uniq(b->scratch, gather(b, m, 0));
+	n = gather(b, m, 0);
+	n = uniq(b->scratch, n);
 	id = add_task(b, &t, b->scratch, n, (uint32_t)(m - b->ops.o), -1);
 	set_done(b, m, &id, 1);
 }
@@ -601,7 +629,9 @@ expand_p2p(struct build *b, const struct node *nd)
 	size_t n;
 	uint32_t id;
 
-	n = uniq(b->scratch, gather(b, r, gather(b, s, 0)));
+	n = gather(b, s, 0);
+	n = gather(b, r, n);
+	n = uniq(b->scratch, n);
 	id = add_task(b, &t, b->scratch, n, nd->member[0], -1);
 	set_done(b, s, &id, 1);
 	set_done(b, r, &id, 1);
@@ -647,7 +677,8 @@ expand_coll(struct build *b, const struct node *nd, struct coll_plan *pl)
 		struct op *m = &o[nd->member[q]];
 
 		if (pl->n == 0) {	/* a group of one: nothing to move */
-			n = uniq(b->scratch, gather(b, m, 0));
+			n = gather(b, m, 0);
+			n = uniq(b->scratch, n);
 			set_done(b, m, b->scratch, n);
 			continue;
 		}
