@@ -219,14 +219,21 @@ progress(void *arg, const struct fsolve *fs, int done)
 	    units_fmt_time(b, sizeof(b), fs->bound));
 }
 
+/*
+ * The first MAX_MODELS problems solved: at most about 300 bytes each,
+ * the record stays far below what a reader accepts (stream.h).
+ */
+#define MAX_MODELS	16384
+
 static void
 write_models(msgpack_packer *pk, const struct fsolve *fs)
 {
-	size_t i;
+	size_t i, n = fs->nm < MAX_MODELS ? fs->nm : MAX_MODELS;
 
+	stream_pack_ku64(pk, "models_omitted", fs->nm - n);
 	stream_pack_str(pk, "models");
-	msgpack_pack_array(pk, fs->nm);
-	for (i = 0; i < fs->nm; i++) {
+	msgpack_pack_array(pk, n);
+	for (i = 0; i < n; i++) {
 		const struct fsolve_model *m = &fs->m[i];
 		int val = m->value != UINT64_MAX;
 		int milp = strcmp(m->solver, "search") != 0;
@@ -271,7 +278,7 @@ write_solve(msgpack_packer *pk, const struct fsolve_opts *o,
 {
 	uint64_t obj = fs->best.makespan, bound = fs->bound;
 
-	stream_pack_record(pk, "solve", 16);
+	stream_pack_record(pk, "solve", 17);
 	stream_pack_kstr(pk, "method", fsolve_methods[o->method]);
 	stream_pack_kstr(pk, "solver", milp_used(fs) ? o->solver : "none");
 	stream_pack_kstr(pk, "window_solver", wsolve_solvers[o->wsolver]);
