@@ -138,7 +138,7 @@ paper() {
 	[ "$(replay f.mp)" = 109200358792 ]
 }
 
-@test "fluxsolve: failed windows are skipped and counted; the run still writes its best schedule and a valid bound" {
+@test "fluxsolve: failed windows are skipped and counted; the run still writes its best schedule and a valid bound (regression: lp_solve ACCURACYERROR on a window model aborted a study run)" {
 	set -o pipefail
 	paper 1ms 2 > dag.mp
 	fluxsolve -m greedy < dag.mp > g.mp
