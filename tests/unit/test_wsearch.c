@@ -93,7 +93,8 @@ horizon(const struct fprob *p)
 static uint64_t
 milp_sched(struct fprob *p, struct wsearch_result *out)
 {
-	struct milp_opts o = { "cbc", 60, NULL, NULL, 0, 1e-4 };
+	/* no result may hang on the clock: the limit only stops a hang */
+	struct milp_opts o = { "cbc", 900, NULL, NULL, 0, 1e-4 };
 	struct milp_result r;
 	struct fmodel f;
 	uint64_t v = UINT64_MAX;
