@@ -34,7 +34,7 @@ dag_add(struct dag *d, const struct dag_task *t, const uint32_t *deps,
 		if (deps[i] >= d->n)
 			return -1;
 	if (mem_grow(&d->t, &d->cap, d->n + 1, sizeof(*d->t)) != 0 ||
-	    mem_grow(&d->dep, &d->depcap, d->ndep + n,
+	    mem_grow(&d->dep, &d->depcap, d->ndep + n + 1,
 	    sizeof(*d->dep)) != 0)
 		return -1;
 	if (n > 0 && deps != d->dep + d->ndep)
