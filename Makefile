@@ -1,6 +1,8 @@
 # fluxocs: scheduling optical circuit switches for LLM training.
 # make            build the tools (installs missing Debian packages first)
-# make check      build, then run every test, also under ASan and UBSan
+# make check      build, then run every test, also under ASan and UBSan,
+#                 with gcc and with clang, and replay the fuzz corpora
+# make fuzz       run each libFuzzer target FUZZ_SECONDS (60) seconds
 # make demo       run the main experiment
 # make install    PREFIX, DESTDIR and MANPREFIX are honoured
 
@@ -28,6 +30,9 @@ LIBS =		$(MSGPACK_LIBS) $(LPSOLVE_LIBS) $(CBC_LIBS) -lm
 
 ASAN_FLAGS =	-O1 -g -fsanitize=address,undefined \
 		-fno-sanitize-recover=all -fno-omit-frame-pointer
+# The second sanitizer build, and the fuzz targets, use clang: its
+# ASan and UBSan find what gcc's miss (and libFuzzer is clang's).
+CLANG =		clang
 
 TOOLS =		tracegen dagbuild fluxsolve rotorsched ocssim report
 # report(1) is built from more than one file: tools/report_*.c.
@@ -39,12 +44,14 @@ UNITSRC =	$(wildcard tests/unit/test_*.c)
 PKGS =		gcc make pkg-config libmsgpack-dev liblpsolve55-dev \
 		coinor-libcbc-dev lp-solve coinor-cbc bats bats-assert \
 		bats-support gnuplot-nox libxml2-utils groff-base bsdutils \
-		perl jq file
+		perl jq file clang libclang-rt-14-dev
 
 B =		build
 BINS =		$(TOOLS:%=$(B)/bin/%)
 ABINS =		$(TOOLS:%=$(B)/asan/bin/%)
 UNITS =		$(UNITSRC:tests/unit/%.c=$(B)/asan/unit/%)
+CBINS =		$(TOOLS:%=$(B)/clang/bin/%)
+CUNITS =	$(UNITSRC:tests/unit/%.c=$(B)/clang/unit/%)
 
 all: deps
 	@$(MAKE) --no-print-directory tools
@@ -128,8 +135,97 @@ HELPERS =	$(B)/asan/helpers/jsonpack $(B)/asan/helpers/fluxenum
 
 asan: $(ABINS) $(UNITS) $(HELPERS)
 
+# The clang sanitizer build: the same flags, its own objects.
+$(B)/clang/obj/%.o: lib/%.c lib/*.h
+	@mkdir -p $(@D)
+	$(call say,CLANG)$(CLANG) $(ALL_CFLAGS) $(ASAN_FLAGS) -c -o $@ $<
+
+$(B)/clang/obj/tools/%.o: tools/%.c lib/*.h tools/*.h
+	@mkdir -p $(@D)
+	$(call say,CLANG)$(CLANG) $(ALL_CFLAGS) $(ASAN_FLAGS) -c -o $@ $<
+
+$(B)/clang/libfluxocs.a: $(LIBSRC:lib/%.c=$(B)/clang/obj/%.o)
+	$(Q)rm -f $@
+	$(call say,AR)ar rcs $@ $^
+
+$(B)/clang/bin/%: $(B)/clang/obj/tools/%.o $(B)/clang/libfluxocs.a
+	@mkdir -p $(@D)
+	$(call say,LD)$(CLANG) $(ASAN_FLAGS) -o $@ $^ $(LIBS)
+
+$(B)/clang/bin/report: $(B)/clang/obj/tools/report.o \
+    $(REPORT_PARTS:%=$(B)/clang/obj/tools/%.o) $(B)/clang/libfluxocs.a
+	@mkdir -p $(@D)
+	$(call say,LD)$(CLANG) $(ASAN_FLAGS) -o $@ $^ $(LIBS)
+
+$(B)/clang/unit/%: tests/unit/%.c tests/unit/tap.h $(B)/clang/libfluxocs.a
+	@mkdir -p $(@D)
+	$(call say,CLANG)$(CLANG) $(ALL_CFLAGS) $(ASAN_FLAGS) -Itests/unit \
+	    -o $@ $< $(B)/clang/libfluxocs.a $(LIBS)
+
+clang: $(CBINS) $(CUNITS)
+
+# libFuzzer targets, tests/fuzz/fuzz_NAME.c, on the library built
+# with coverage for the fuzzer.  Each target's corpus, build/fuzz/
+# corpus/NAME, starts from the streams in tests/data and traces and
+# the seeds in tests/fuzz/seeds/NAME; what fuzzing adds stays there.
+# Crashes go to tests/fuzz/crashes/NAME, to be committed: make check
+# replays them and the corpus (tests/run).
+FUZZ_TARGETS =	stream ops tasks sched
+FUZZ_SECONDS =	60
+FUZZ_BINS =	$(FUZZ_TARGETS:%=$(B)/fuzz/bin/fuzz_%)
+FUZZ_FLAGS =	$(ASAN_FLAGS) -fsanitize=fuzzer-no-link
+FUZZ_SEEDS =	$(wildcard tests/data/*.msgpack traces/*.msgpack)
+
+$(B)/fuzz/obj/%.o: lib/%.c lib/*.h
+	@mkdir -p $(@D)
+	$(call say,CLANG)$(CLANG) $(ALL_CFLAGS) $(FUZZ_FLAGS) -c -o $@ $<
+
+$(B)/fuzz/libfluxocs.a: $(LIBSRC:lib/%.c=$(B)/fuzz/obj/%.o)
+	$(Q)rm -f $@
+	$(call say,AR)ar rcs $@ $^
+
+$(B)/fuzz/bin/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h lib/*.h \
+    tools/*.c $(B)/fuzz/libfluxocs.a
+	@mkdir -p $(@D)
+	$(call say,CLANG)$(CLANG) $(ALL_CFLAGS) $(ASAN_FLAGS) \
+	    -fsanitize=fuzzer -Itests/fuzz -o $@ $< $(B)/fuzz/libfluxocs.a \
+	    $(LIBS)
+
+# The hand-made seeds are JSON lines, packed here by jsonpack.
+fuzz-corpus: $(B)/asan/helpers/jsonpack
+	@for t in $(FUZZ_TARGETS); do \
+	  mkdir -p $(B)/fuzz/corpus/$$t tests/fuzz/crashes/$$t && \
+	  cp $(FUZZ_SEEDS) $(B)/fuzz/corpus/$$t/ || exit 1; \
+	  for j in tests/fuzz/seeds/$$t/*.jsonl; do \
+	    [ -f "$$j" ] || continue; \
+	    $(B)/asan/helpers/jsonpack <$$j \
+	      >$(B)/fuzz/corpus/$$t/seed-$$(basename $$j .jsonl) || exit 1; \
+	  done; \
+	done
+
+fuzz-build: $(FUZZ_BINS) fuzz-corpus
+
+# Each target for FUZZ_SECONDS, one after the other; a crash stops
+# that target only (FUZZ_ARGS='-fork=1 -ignore_crashes=1' goes on past
+# crashes).  The summary of each run is its last lines.
+FUZZ_ARGS =
+FUZZ_MAXLEN =	16384
+
+fuzz: deps
+	@$(MAKE) --no-print-directory fuzz-build
+	@for t in $(FUZZ_TARGETS); do \
+	  echo "fuzz: $$t for $(FUZZ_SECONDS) s"; \
+	  nice $(B)/fuzz/bin/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) \
+	    -max_len=$(FUZZ_MAXLEN) -timeout=10 -print_final_stats=1 \
+	    $(FUZZ_ARGS) \
+	    -artifact_prefix=tests/fuzz/crashes/$$t/ \
+	    $(B)/fuzz/corpus/$$t >$(B)/fuzz/$$t.log 2>&1; \
+	  echo "fuzz: $$t exited $$?"; tail -n 14 $(B)/fuzz/$$t.log; \
+	done
+
+# The four builds two at a time: make check has 15 minutes on 2 cores.
 check: deps
-	@$(MAKE) --no-print-directory tools asan
+	@$(MAKE) --no-print-directory -j2 tools asan clang fuzz-build
 	@tests/run
 
 # Regenerate the sample streams in traces/ from the tools.
@@ -176,7 +272,7 @@ uninstall:
 clean:
 	rm -rf $(B)
 
-.PHONY: all tools deps asan check traces demo figures bench bench-flux \
-	bench-greedy \
+.PHONY: all tools deps asan clang fuzz fuzz-build fuzz-corpus check \
+	traces demo figures bench bench-flux bench-greedy \
 	install uninstall clean
 .SECONDARY:

@@ -65,11 +65,30 @@ add_rules(void)
 	dag_free(&d);
 }
 
+/* Regression: with no dependency in the whole dag, the dependency
+ * array was never allocated and dag_deps() added 0 to NULL (UB that
+ * clang's UBSan reports in every caller, e.g. greedy's levels). */
+static void
+deps_without_any(void)
+{
+	struct dag d;
+	struct dag_task t = { .kind = DAG_COMPUTE, .amount = 5 };
+
+	dag_init(&d);
+	ok(dag_add(&d, &t, NULL, 0) == 0 && dag_add(&d, &t, NULL, 0) == 0,
+	    "two tasks without dependencies");
+	ok(dag_deps(&d, 0) != NULL && dag_deps(&d, 1) != NULL,
+	    "regression: dag_deps of a dag without any dependency is not "
+	    "NULL plus 0");
+	dag_free(&d);
+}
+
 int
 main(void)
 {
 	heap_order();
 	toposort();
 	add_rules();
+	deps_without_any();
 	return tap_done();
 }
