@@ -176,3 +176,15 @@ paper() {
 	run sjr f.mp '.window_solver'
 	assert_output milp
 }
+
+@test "fluxsolve: the bound never moves down: it is the greedy's bound or the best window's, not the last one's" {
+	set -o pipefail
+	# tp8 dp8, one layer, 1 ms: the windows' bounds grow GPU by GPU
+	# and start again for the next set, so the last is below the best
+	tracegen -l 1 -t 8 -d 8 | dagbuild -r 1ms > dag.mp
+	fluxsolve -m greedy < dag.mp > g.mp
+	gb=$(sj g.mp .bound_ps)
+	fluxsolve < dag.mp > f.mp
+	run sj f.mp "[.bound_ps, ([$gb] + [.models[] | select(.name | startswith(\"window\")) | .bound_ps] | max), (.models[-1].bound_ps < .bound_ps)]"
+	assert_output "[$gb,$gb,true]"
+}
