@@ -433,8 +433,8 @@ parse_args(struct args *a, int argc, char **argv)
 	int ch, i;
 
 	*a = (struct args){ .mode = MODE_ROTOR, .duty = 0.9 };
-	while ((ch = getopt_long(argc, argv, "c:d:f:m:s:", longopts, NULL)) !=
-	    -1) {
+	while ((ch = getopt_long(argc, die_argv(argv), "c:d:f:m:s:",
+	    longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'c':
 			if ((e = units_parse_size(optarg, &a->cap)) != NULL ||
