@@ -1,0 +1,31 @@
+#!/usr/bin/env bats
+# Regressions of pipelines/study and pipelines/study.mk (issue 12).
+
+load helpers
+
+# interrupt SIGNAL: start a one-run study in its own process group, wait
+# (by polling, for at most 600 x 0.1 s) until its run writes its .tmp
+# stream, signal the whole group, and wait for it to end.
+interrupt() {
+	local pid i
+
+	LAYERS=8 TAUS=1us SCHEDULERS=flux FLUXSOLVE_ARGS="-T 60" JOBS=1 \
+	    setsid "$TOP/pipelines/study" "$BIN" out > /dev/null 2>&1 &
+	pid=$!
+	for i in $(seq 600); do
+		[ -e out/l8-tau1us-flux.msgpack.tmp ] && break
+		sleep 0.1
+	done
+	[ -e out/l8-tau1us-flux.msgpack.tmp ] || fail "no .tmp stream came"
+	kill -"$1" -- -"$pid"
+	wait "$pid" || true
+}
+
+@test "study: regression: an interrupted study left its .tmp streams behind" {
+	for sig in TERM HUP; do
+		rm -rf out
+		interrupt "$sig"
+		run ls out
+		assert_output 'l8-tau1us.dag.msgpack'
+	done
+}
