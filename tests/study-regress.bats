@@ -3,21 +3,23 @@
 
 load helpers
 
-# interrupt SIGNAL: start a one-run study in its own process group, wait
-# (by polling, for at most 600 x 0.1 s) until its run writes its .tmp
-# stream, signal the whole group, and wait until none of it is left (a
+# interrupt SIGNAL: start a one-run study in its own process group (the
+# exact MILP of one layer, which runs for minutes, so that it is caught
+# running), wait (by polling, for at most 600 x 0.1 s) until its run
+# writes its .tmp stream, signal the whole group, and wait until none of it is left (a
 # tool that catches the signal, as fluxsolve does, may end after make).
 interrupt() {
 	local pid i
 
-	LAYERS=8 TAUS=1us SCHEDULERS=flux FLUXSOLVE_ARGS="-T 60" JOBS=1 \
+	LAYERS=1 TAUS=1us SCHEDULERS=flux JOBS=1 \
+	    FLUXSOLVE_ARGS="-m exact --max-binaries=1000000 -T 600" \
 	    setsid "$TOP/pipelines/study" "$BIN" out > /dev/null 2>&1 &
 	pid=$!
 	for i in $(seq 600); do
-		[ -e out/l8-tau1us-flux.msgpack.tmp ] && break
+		[ -e out/l1-tau1us-flux.msgpack.tmp ] && break
 		sleep 0.1
 	done
-	[ -e out/l8-tau1us-flux.msgpack.tmp ] || fail "no .tmp stream came"
+	[ -e out/l1-tau1us-flux.msgpack.tmp ] || fail "no .tmp stream came"
 	kill -"$1" -- -"$pid"
 	wait "$pid" || true
 	for i in $(seq 600); do
@@ -32,6 +34,6 @@ interrupt() {
 		rm -rf out
 		interrupt "$sig"
 		run ls out
-		assert_output 'l8-tau1us.dag.msgpack'
+		assert_output 'l1-tau1us.dag.msgpack'
 	done
 }
