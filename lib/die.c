@@ -22,6 +22,13 @@ die_prog(void)
 	return prog;
 }
 
+char **
+die_argv(char **argv)
+{
+	argv[0] = (char *)prog;	/* getopt only reads it */
+	return argv;
+}
+
 static void
 vmsg(const char *fmt, va_list ap)
 {

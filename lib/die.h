@@ -6,6 +6,9 @@
  * "tool: message" on stderr.  die() exits 1 (bad input, failed work),
  * die_usage_msg() prints a message and lets the caller print usage and
  * exit 2.  The x* allocators never return NULL: on failure they die.
+ * die_argv() puts the tool's name in argv[0] and returns argv, so that
+ * getopt's own messages read "tool: invalid option" and not the path
+ * the binary was run by: getopt_long(argc, die_argv(argv), ...).
  */
 #ifndef DIE_H
 #define DIE_H
@@ -14,6 +17,7 @@
 
 void	 die_init(const char *);
 const char *die_prog(void);
+char	**die_argv(char **);
 void	 die(const char *, ...)
 	    __attribute__((noreturn, format(printf, 1, 2)));
 void	 warnmsg(const char *, ...) __attribute__((format(printf, 1, 2)));

@@ -45,6 +45,7 @@ header_check(struct stream_reader *rd, const struct stream_rec *sr,
 		rec_fail(&r, "stream format version %llu is not supported "
 		    "(this is version %d)", (unsigned long long)v,
 		    STREAM_VERSION);
+	(void)rec_u64_or(&r, "minor", 0);	/* an integer, or refused */
 	if (!rec_failed(&r))
 		return 0;
 	snprintf(err, n, "%s", rec_error(&r));
@@ -106,6 +107,10 @@ header_follow(struct header_end *e, struct stream_reader *rd,
 	if (!e->first && stream_rec_is(sr, "header")) {
 		rec_init(&r, sr, stream_name(rd));
 		e->need = rec_u64_or(&r, "minor", 0) >= 1;
+		if (rec_failed(&r)) {	/* never turn the end check off */
+			snprintf(err, n, "%s", rec_error(&r));
+			return -1;
+		}
 	}
 	e->first = 1;
 	if (stream_rec_is(sr, "end"))

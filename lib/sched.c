@@ -198,14 +198,13 @@ say(char *err, size_t n, const struct circuit *c, const char *what,
  * Check the uses of one port (sorted by start): no overlap, and tau
  * of dark time before a circuit whose partner differs from the one
  * before (cyclically for a periodic schedule).  Marks the circuits
- * that change a partner in chg[].
+ * that change a partner in chg[]; u[].c index c[] and chg[].
  */
 static int
 check_port(const struct schedule *s, const struct net *n,
-    const struct use *u, size_t k, unsigned char *chg, char *err,
-    size_t len)
+    const struct circuit *c, const struct use *u, size_t k,
+    unsigned char *chg, char *err, size_t len)
 {
-	const struct circuit *c = s->c;
 	size_t i;
 
 	for (i = 0; i < k; i++) {
@@ -307,7 +306,7 @@ check_switch(const struct schedule *s, const struct net *n, size_t lo,
 	int rc = 0;
 
 	u = malloc(2 * (hi - lo) * sizeof(*u) + 1);
-	chg = calloc(s->nc + 1, 1);
+	chg = calloc(hi - lo + 1, 1);	/* this switch's circuits only */
 	if (u == NULL || chg == NULL) {
 		free(u);
 		free(chg);
@@ -315,18 +314,18 @@ check_switch(const struct schedule *s, const struct net *n, size_t lo,
 		return -1;
 	}
 	for (i = lo; i < hi; i++) {
-		u[k++] = (struct use){ s->c[i].a, s->c[i].b, i };
-		u[k++] = (struct use){ s->c[i].b, s->c[i].a, i };
+		u[k++] = (struct use){ s->c[i].a, s->c[i].b, i - lo };
+		u[k++] = (struct use){ s->c[i].b, s->c[i].a, i - lo };
 	}
 	qsort(u, k, sizeof(*u), cmp_use);
 	for (i = 0; i < k && rc == 0; i = j) {
 		for (j = i; j < k && u[j].port == u[i].port; j++)
 			;
-		rc = check_port(s, n, u + i, j - i, chg, err, len);
+		rc = check_port(s, n, s->c + lo, u + i, j - i, chg, err,
+		    len);
 	}
 	if (rc == 0 && n->model == NET_SWITCH)
-		rc = check_allstop(s, n, s->c + lo, hi - lo, chg + lo, err,
-		    len);
+		rc = check_allstop(s, n, s->c + lo, hi - lo, chg, err, len);
 	free(u);
 	free(chg);
 	return rc;

@@ -4,10 +4,10 @@
 # Every run is a plain pipeline of the tools whose output stream is
 # saved as $(OUT)/l<layers>-tau<tau>-<scheduler>.msgpack; the DAG each
 # run starts from is $(OUT)/l<layers>-tau<tau>.dag.msgpack.  A stream
-# is written under a temporary name and renamed when whole, so an
-# interrupted study resumes where it stopped; a stream is made again
-# when a tool it comes from is rebuilt, not when the options change
-# (remove the folder for that).  ocssim -t keeps the task times, for
+# is written under a temporary name, renamed when whole and removed when
+# its run fails or is interrupted, so an interrupted study resumes where
+# it stopped; a stream is made again when a tool it comes from is
+# rebuilt, not when the options change (remove the folder for that).  ocssim -t keeps the task times, for
 # report -g.
 
 BIN ?=		build/bin
@@ -32,8 +32,10 @@ all: $(RUNS)
 say =		n=$$( (ls $(RUNS) 2>/dev/null || true) | wc -l); \
 		echo "study: [$$n/$(NRUNS)] $(1)" >&2
 
-# fail: a failed pipeline leaves no stream behind.
-fail =		{ rm -f $@.tmp; exit 1; }
+# tmp: the recipe's $@.tmp goes however its shell ends: on a failure
+# (-e), or on a signal, which make sends the whole job on an interrupt
+# (make itself only deletes $@, never written before the rename).
+tmp =		trap 'rm -f $@.tmp' EXIT; trap 'exit 130' INT TERM HUP
 
 # l8-tau100us: 8 layers, tau 100us.
 layers =	$(patsubst l%,%,$(word 1,$(subst -tau, ,$(1))))
@@ -42,37 +44,37 @@ tau =		$(word 2,$(subst -tau, ,$(1)))
 $(CASES:%=$(OUT)/%.dag.msgpack): $(OUT)/%.dag.msgpack: $(BIN)/tracegen \
     $(BIN)/dagbuild
 	@mkdir -p $(OUT)
-	@$(BIN)/tracegen -l $(call layers,$*) -t $(TP) -d $(DP) | \
-	    $(BIN)/dagbuild -r $(call tau,$*) > $@.tmp || $(fail)
-	@mv $@.tmp $@
+	@$(tmp); $(BIN)/tracegen -l $(call layers,$*) -t $(TP) -d $(DP) | \
+	    $(BIN)/dagbuild -r $(call tau,$*) > $@.tmp; \
+	    mv $@.tmp $@
 
 $(filter %-ideal.msgpack,$(RUNS)): %-ideal.msgpack: %.dag.msgpack $(BIN)/ocssim
-	@$(BIN)/ocssim -f ideal -t < $< > $@.tmp || $(fail)
-	@mv $@.tmp $@; $(call say,$(@F))
+	@$(tmp); $(BIN)/ocssim -f ideal -t < $< > $@.tmp; \
+	    mv $@.tmp $@; $(call say,$(@F))
 
 $(filter %-flux.msgpack,$(RUNS)): %-flux.msgpack: %.dag.msgpack \
     $(BIN)/fluxsolve $(BIN)/ocssim
-	@$(BIN)/fluxsolve $(FLUXSOLVE_ARGS) < $< | \
-	    $(BIN)/ocssim -t > $@.tmp || $(fail)
-	@mv $@.tmp $@; $(call say,$(@F))
+	@$(tmp); $(BIN)/fluxsolve $(FLUXSOLVE_ARGS) < $< | \
+	    $(BIN)/ocssim -t > $@.tmp; \
+	    mv $@.tmp $@; $(call say,$(@F))
 
 $(filter %-rotor-direct.msgpack,$(RUNS)): %-rotor-direct.msgpack: \
     %.dag.msgpack $(BIN)/rotorsched $(BIN)/ocssim
-	@$(BIN)/rotorsched -m rotor -f direct < $< | \
-	    $(BIN)/ocssim -t > $@.tmp || $(fail)
-	@mv $@.tmp $@; $(call say,$(@F))
+	@$(tmp); $(BIN)/rotorsched -m rotor -f direct < $< | \
+	    $(BIN)/ocssim -t > $@.tmp; \
+	    mv $@.tmp $@; $(call say,$(@F))
 
 $(filter %-rotor-vlb.msgpack,$(RUNS)): %-rotor-vlb.msgpack: \
     %.dag.msgpack $(BIN)/rotorsched $(BIN)/ocssim
-	@$(BIN)/rotorsched -m rotor -f vlb < $< | \
-	    $(BIN)/ocssim -t > $@.tmp || $(fail)
-	@mv $@.tmp $@; $(call say,$(@F))
+	@$(tmp); $(BIN)/rotorsched -m rotor -f vlb < $< | \
+	    $(BIN)/ocssim -t > $@.tmp; \
+	    mv $@.tmp $@; $(call say,$(@F))
 
 $(filter %-bvn.msgpack,$(RUNS)): %-bvn.msgpack: %.dag.msgpack \
     $(BIN)/rotorsched $(BIN)/ocssim
-	@$(BIN)/rotorsched -m bvn < $< | \
-	    $(BIN)/ocssim -t > $@.tmp || $(fail)
-	@mv $@.tmp $@; $(call say,$(@F))
+	@$(tmp); $(BIN)/rotorsched -m bvn < $< | \
+	    $(BIN)/ocssim -t > $@.tmp; \
+	    mv $@.tmp $@; $(call say,$(@F))
 
 # The runs in table order, for pipelines/study.
 list:

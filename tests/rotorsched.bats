@@ -185,3 +185,89 @@ skewed() {
 	run bash -c "rotorsched -s 5us < z.mp | ocssim > /dev/null"
 	assert_success
 }
+
+# A net of 4 GPUs, task 0, then the record $1, as a stream in bad.mp.
+bad_task() {
+	{
+		hdr
+		echo '{"type":"net","gpus":4,"switches":2,"bandwidth_bps":800000000000,"reconfig_ps":1000000}'
+		xfer 0 '[]' 0 1 3000
+		echo "$1"
+	} | mk bad.mp
+}
+
+@test "rotorsched: regression: rotor mode checked no task record" {
+	t='{"type":"task","id":1,"kind":"transfer","deps":'
+	while IFS='|' read -r rec msg; do
+		bad_task "$rec"
+		run bash -c "rotorsched -s 10us < bad.mp > /dev/null"
+		[ "$status" -eq 1 ] || fail "$rec: exit $status"
+		assert_output "rotorsched: stdin: byte 180: task record: $msg"
+	done <<-END
+	{"type":"task","id":"1","kind":"transfer","deps":[],"src":1,"dst":0,"bytes":5}|key "id": expected unsigned integer, got string
+	{"type":"task","id":2,"kind":"transfer","deps":[],"src":1,"dst":0,"bytes":5}|id 2 out of order (expected 1)
+	{"type":"task","id":0,"kind":"transfer","deps":[],"src":1,"dst":0,"bytes":5}|id 0 out of order (expected 1)
+	${t}[2],"src":1,"dst":0,"bytes":5}|task 1 depends on 2, which is not an earlier task
+	${t}[1],"src":1,"dst":0,"bytes":5}|task 1 depends on 1, which is not an earlier task
+	${t}[4294967296],"src":1,"dst":0,"bytes":5}|task 1 depends on 4294967296, which is not an earlier task
+	${t}["0"],"src":1,"dst":0,"bytes":5}|key "deps": item 0: expected unsigned integer, got string
+	{"type":"task","id":1,"kind":"copy","deps":[],"src":1,"dst":0,"bytes":5}|key "kind": unknown value "copy"
+	${t}[],"src":2,"dst":2,"bytes":5}|transfer from GPU 2 to itself
+	${t}[],"src":1,"dst":4,"bytes":5}|GPU out of range (the net has 4)
+	{"type":"task","id":1,"kind":"compute","deps":[],"gpu":7,"duration_ps":5}|GPU out of range (the net has 4)
+	${t}[],"src":1,"dst":0,"bytes":-5}|key "bytes": expected unsigned integer, got negative integer
+	END
+	# a NaN duration: pack 1.5, then turn its float64 into a NaN
+	bad_task '{"type":"task","id":1,"kind":"compute","deps":[],"gpu":1,"duration_ps":1.5}'
+	perl -0777 -pi -e 's/\xcb\x3f\xf8\x00{6}/\xcb\x7f\xf8\x00\x00\x00\x00\x00\x00/' bad.mp
+	run bash -c "rotorsched < bad.mp > /dev/null"
+	assert_failure 1
+	assert_output 'rotorsched: stdin: byte 180: task record: key "duration_ps": expected unsigned integer, got float'
+}
+
+@test "rotorsched: regression: a stream simulated already was accepted" {
+	tracegen -l 1 | dagbuild -r 1us | ocssim -f ideal > sim.mp
+	run bash -c "rotorsched < sim.mp > /dev/null"
+	assert_failure 1
+	assert_output --regexp '^rotorsched: stdin: byte [0-9]+: result record: the stream has been simulated already$'
+}
+
+@test "rotorsched: regression: 2^20 GPUs in rotor mode ran out of memory without a word" {
+	{
+		hdr
+		echo '{"type":"net","gpus":1048576,"switches":2,"bandwidth_bps":800000000000,"reconfig_ps":1000000}'
+		xfer 0 '[]' 0 1 3000
+		xfer 1 '[0]' 5 1048575 5000
+	} | mk big.mp
+	run rotorsched < big.mp
+	assert_failure 1
+	assert_output 'rotorsched: a rotor period on 1048576 GPUs holds 549755289600 circuits (17592169267200 bytes in memory); at most 8388608 are made (4096 GPUs)'
+	# bvn follows the transfers, not a GPUs x GPUs matrix
+	rotorsched -m bvn < big.mp > s.mp
+	run bash -c "report --dump s.mp | jq -c 'select(.type == \"circuit\") | [.switch, .a, .b, .from_ps, .to_ps]' | tr '\n' ' '"
+	assert_output '[0,0,1,0,30000] [0,5,1048575,0,30000] [1,5,1048575,0,20000] '
+}
+
+@test "rotorsched: regression: a slot of 2^64 - 1 ps was an internal error" {
+	run rotorsched -s 18446744073709551615ps < /dev/null
+	assert_failure 2
+	assert_line 'rotorsched: -s 18446744073709551615ps: a slot lasts at most 17592186044415ps'
+	run rotorsched -s 17592186044416ps < /dev/null
+	assert_failure 2
+	# the largest slot makes a period that still ends before 2^64 - 1
+	tracegen -l 1 -t 1 -d 2 | dagbuild -g 2 -s 1 > dag.mp
+	rotorsched -s 17592186044415ps < dag.mp > s.mp
+	run bash -c "report --dump s.mp | jq -c 'select(.type == \"circuit\") | [.from_ps, .to_ps]'"
+	assert_output '[10000000,17592186044415]'
+	# a slot derived from a huge delay, and a period past 2^64, are bad input
+	tracegen -l 1 | dagbuild -r 18446744073709551615ps > dag.mp
+	run bash -c "rotorsched < dag.mp > /dev/null"
+	assert_failure 1
+	assert_output 'rotorsched: a reconfiguration delay of 18446744073709551615 ps at a duty cycle of 0.9 makes a slot of 184467440737095548928 ps, more than the 17592186044415 ps a slot may last'
+	run bash -c "rotorsched -m bvn < dag.mp > /dev/null"
+	assert_failure 1
+	assert_output 'rotorsched: the period passes 2^64 - 1 ps on switch 0'
+	run bash -c "tracegen -l 1 | dagbuild -b 1bps | rotorsched -m bvn > /dev/null"
+	assert_failure 1
+	assert_output 'rotorsched: 201326592 bytes at 1 bit/s take more than 2^64 ps'
+}

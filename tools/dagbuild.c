@@ -816,8 +816,8 @@ parse_args(struct build *b, struct net *net, int argc, char **argv)
 
 	*net = (struct net){ .switches = 2, .bandwidth_bps = 800000000000ULL,
 	    .reconfig_ps = 10000000ULL, .model = NET_PORT };
-	while ((ch = getopt_long(argc, argv, "a:b:g:L:m:r:s:", longopts,
-	    NULL)) != -1) {
+	while ((ch = getopt_long(argc, die_argv(argv), "a:b:g:L:m:r:s:",
+	    longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'a': b->algo = pick("a", optarg, coll_algos); break;
 		case 'b':

@@ -147,8 +147,8 @@ parse(int argc, char **argv, struct fsolve_opts *o)
 	uint64_t v;
 	int ch;
 
-	while ((ch = getopt_long(argc, argv, "m:s:T:vw:", longopts,
-	    NULL)) != -1) {
+	while ((ch = getopt_long(argc, die_argv(argv), "m:s:T:vw:",
+	    longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'm':
 			o->method = pick(optarg, fsolve_methods, "method");

@@ -271,8 +271,8 @@ parse_args(struct args *a, int argc, char **argv)
 	int ch, i;
 
 	*a = (struct args){ .fabric = -1 };
-	while ((ch = getopt_long(argc, argv, "c:f:l:tT:v", longopts, NULL)) !=
-	    -1) {
+	while ((ch = getopt_long(argc, die_argv(argv), "c:f:l:tT:v",
+	    longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'c':
 			a->circuits = optarg;

@@ -394,8 +394,8 @@ main(int argc, char **argv)
 	int ch, i, gnu = 0, win = 0;
 
 	die_init("report");
-	while ((ch = getopt_long(argc, argv, "cdgjp:sw:", longopts, NULL)) !=
-	    -1) {
+	while ((ch = getopt_long(argc, die_argv(argv), "cdgjp:sw:",
+	    longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'c':
 			setmode(&m, CSV);

@@ -18,18 +18,29 @@
 #include <string.h>
 
 #include "dag.h"
+#include "dagin.h"
 #include "die.h"
-#include "filter.h"
-#include "header.h"
 #include "net.h"
 #include "rec.h"
 #include "sched.h"
 #include "stream.h"
-#include "taskio.h"
 #include "units.h"
 
 #define NONE	UINT32_MAX
 #define PS	1000000000000ULL
+
+/*
+ * A period of K <= NET_MAX_GPUS slots then ends below SCHED_FOREVER:
+ * (2^20 - 1) x (2^44 - 1) < 2^64 - 1.
+ */
+#define SLOT_MAX	(UINT64_MAX / NET_MAX_GPUS)
+
+/*
+ * A rotor period holds every pair of GPUs once, N(N-1)/2 circuits
+ * whatever the tasks: 4096 GPUs fit (8386560 circuits, 268 MB held
+ * and as much again to check them); more are refused up front.
+ */
+#define ROTOR_MAX_CIRCUITS	(1ULL << 23)
 
 enum { MODE_ROTOR, MODE_BVN };
 
@@ -45,12 +56,6 @@ struct args {
 	int		 cap_set;
 };
 
-struct input {
-	struct net	 net;
-	int		 have_net;
-	uint64_t	*traffic;	/* gpus x gpus bytes, bvn only */
-	size_t		 ntasks;
-};
 
 static void
 usage(void)
@@ -102,9 +107,32 @@ rotor_matching(uint32_t n, uint32_t S, uint32_t s, uint32_t j)
 static uint64_t
 rotor_slot(const struct net *n, const struct args *a)
 {
+	double slot;
+
 	if (a->slot_set)
 		return a->slot;
-	return (uint64_t)((double)n->reconfig_ps / (1 - a->duty) + 0.5);
+	slot = (double)n->reconfig_ps / (1 - a->duty) + 0.5;
+	if (slot >= (double)SLOT_MAX)
+		die("a reconfiguration delay of %llu ps at a duty cycle of %g "
+		    "makes a slot of %.0f ps, more than the %llu ps a slot "
+		    "may last", (unsigned long long)n->reconfig_ps, a->duty,
+		    slot, (unsigned long long)SLOT_MAX);
+	return (uint64_t)slot;
+}
+
+/* Refuse up front a period too large to make: it grows as N^2. */
+static void
+rotor_size(const struct net *n)
+{
+	uint64_t nc = (uint64_t)n->gpus * (n->gpus - 1) / 2;
+
+	if (nc <= ROTOR_MAX_CIRCUITS)
+		return;
+	die("a rotor period on %u GPUs holds %llu circuits (%llu bytes in "
+	    "memory); at most %llu are made (4096 GPUs)", n->gpus,
+	    (unsigned long long)nc,
+	    (unsigned long long)(nc * sizeof(struct circuit)),
+	    (unsigned long long)ROTOR_MAX_CIRCUITS);
 }
 
 static void
@@ -112,16 +140,18 @@ rotor(struct schedule *sc, const struct net *n, const struct args *a)
 {
 	uint32_t S = n->switches, nm = n->gpus - 1 + (n->gpus & 1);
 	uint32_t K = (nm + S - 1) / S, s, j, g, m, p;
-	uint64_t tau = n->reconfig_ps, slot = rotor_slot(n, a);
+	uint64_t tau = n->reconfig_ps, slot;
 
+	if (n->gpus < 2)
+		die("rotor needs at least 2 GPUs");
+	rotor_size(n);
 	if (tau == 0 && !a->slot_set)
 		die("the reconfiguration delay is 0: give the slot with -s");
+	slot = rotor_slot(n, a);
 	if (slot <= tau)
 		die("slot of %llu ps leaves no time after the reconfiguration "
 		    "delay of %llu ps", (unsigned long long)slot,
 		    (unsigned long long)tau);
-	if (n->gpus < 2)
-		die("rotor needs at least 2 GPUs");
 	sc->periodic = 1;
 	sc->period = K * slot;
 	for (s = 0; s < S; s++)
@@ -169,18 +199,24 @@ ps_for(uint64_t bytes, uint64_t bps)
 {
 	unsigned __int128 t = (unsigned __int128)bytes * 8 * PS;
 
-	return (uint64_t)((t + bps - 1) / bps);
+	t = (t + bps - 1) / bps;
+	if (t >= SCHED_FOREVER)
+		die("%llu bytes at %llu bit/s take more than 2^64 ps",
+		    (unsigned long long)bytes, (unsigned long long)bps);
+	return (uint64_t)t;
 }
 
-/* Pick a maximal matching, heaviest edges first; returns the lightest. */
+/*
+ * Pick a maximal matching, heaviest edges first; returns the lightest.
+ * used[] is all 0 on entry and on return: the work is the edges'.
+ */
 static uint64_t
-pick_matching(struct edge *e, size_t live, uint8_t *used, uint32_t gpus)
+pick_matching(struct edge *e, size_t live, uint8_t *used)
 {
 	uint64_t min = UINT64_MAX;
 	size_t i;
 
 	qsort(e, live, sizeof(*e), cmp_edge);
-	memset(used, 0, gpus);
 	for (i = 0; i < live; i++) {
 		e[i].pick = !used[e[i].a] && !used[e[i].b];
 		if (!e[i].pick)
@@ -189,6 +225,8 @@ pick_matching(struct edge *e, size_t live, uint8_t *used, uint32_t gpus)
 		if (e[i].w < min)
 			min = e[i].w;
 	}
+	for (i = 0; i < live; i++)
+		used[e[i].a] = used[e[i].b] = 0;
 	return min;
 }
 
@@ -208,7 +246,7 @@ decompose(struct edge *e, size_t live, const struct net *n,
 	uint64_t min;
 
 	while (live > 0) {
-		min = pick_matching(e, live, used, n->gpus);
+		min = pick_matching(e, live, used);
 		xgrow(&sl, &cap, ns + 1, sizeof(*sl));
 		sl[ns] = (struct slotm){ ps_for(min, n->bandwidth_bps), nch,
 		    0 };
@@ -231,30 +269,67 @@ decompose(struct edge *e, size_t live, const struct net *n,
 	return ns;
 }
 
-static size_t
-traffic_edges(const struct input *in, struct edge **out)
+/* The bytes of one transfer between a < b: a to b in ab, b to a in ba. */
+struct pair {
+	uint32_t	a, b;
+	uint64_t	ab, ba;
+};
+
+static int
+cmp_pair(const void *x, const void *y)
 {
-	uint32_t n = in->net.gpus, a, b;
-	size_t ne = 0, cap = 0;
-	struct edge *e = NULL;
+	const struct pair *p = x, *q = y;
 
-	for (a = 0; a < n; a++)
-		for (b = a + 1; b < n; b++) {
-			uint64_t ab = in->traffic[(size_t)a * n + b];
-			uint64_t ba = in->traffic[(size_t)b * n + a];
+	if (p->a != q->a)
+		return p->a < q->a ? -1 : 1;
+	return p->b < q->b ? -1 : p->b > q->b;
+}
 
-			if (ab == 0 && ba == 0)
-				continue;
-			xgrow(&e, &cap, ne + 1, sizeof(*e));
-			e[ne++] = (struct edge){ ab > ba ? ab : ba, a, b, 0 };
-		}
+/*
+ * The pairs with traffic and their weights max(D[a][b], D[b][a]),
+ * from the transfers alone: memory follows the tasks, not N^2.
+ */
+static size_t
+traffic_edges(const struct dag *d, struct edge **out)
+{
+	struct pair *x;
+	size_t nx = 0, ne = 0, i, j;
+	struct edge *e;
+
+	x = xcalloc(d->n, sizeof(*x));
+	for (i = 0; i < d->n; i++) {
+		const struct dag_task *t = &d->t[i];
+		int up = t->gpu < t->dst;
+
+		if (t->kind != DAG_TRANSFER)
+			continue;
+		x[nx].a = up ? t->gpu : t->dst;
+		x[nx].b = up ? t->dst : t->gpu;
+		x[nx].ab = up ? t->amount : 0;
+		x[nx++].ba = up ? 0 : t->amount;
+	}
+	qsort(x, nx, sizeof(*x), cmp_pair);
+	e = xcalloc(nx, sizeof(*e));
+	for (i = 0; i < nx; i = j) {
+		uint64_t ab = 0, ba = 0;
+
+		for (j = i; j < nx && x[j].a == x[i].a && x[j].b == x[i].b;
+		    j++)
+			if (__builtin_add_overflow(ab, x[j].ab, &ab) ||
+			    __builtin_add_overflow(ba, x[j].ba, &ba))
+				die("stdin: the bytes between GPUs %u and %u "
+				    "exceed 2^64", x[i].a, x[i].b);
+		e[ne++] = (struct edge){ ab > ba ? ab : ba, x[i].a, x[i].b,
+		    0 };
+	}
+	free(x);
 	*out = e;
 	return ne;
 }
 
 /* Deal the matchings to the switches longest first, least load first. */
 static void
-bvn(struct schedule *sc, const struct input *in)
+bvn(struct schedule *sc, const struct dagin *in)
 {
 	const struct net *n = &in->net;
 	struct slotm *sl;
@@ -263,7 +338,7 @@ bvn(struct schedule *sc, const struct input *in)
 	uint32_t *order, s, best;
 	size_t ne, ns, i, j, k;
 
-	if ((ne = traffic_edges(in, &e)) == 0)
+	if ((ne = traffic_edges(&in->dag, &e)) == 0)
 		die("stdin: no transfers: there is no traffic to schedule");
 	ns = decompose(e, ne, n, &sl, &ch);
 	order = xcalloc(ns, sizeof(*order));
@@ -285,11 +360,14 @@ bvn(struct schedule *sc, const struct input *in)
 			if (load[s] < load[best])
 				best = s;
 		start = load[best];
+		if (__builtin_add_overflow(start, m->dur, &load[best]) ||
+		    __builtin_add_overflow(load[best], n->reconfig_ps,
+		    &load[best]) || load[best] == SCHED_FOREVER)
+			die("the period passes 2^64 - 1 ps on switch %u", best);
 		for (k = m->off; k < m->off + m->n; k++)
 			if (sched_add_circuit(sc, best, ch[k].a, ch[k].b, start,
 			    start + m->dur) != 0)
 				die("out of memory");
-		load[best] += m->dur + n->reconfig_ps;
 	}
 	sc->periodic = 1;
 	for (s = 0; s < n->switches; s++)
@@ -304,75 +382,39 @@ bvn(struct schedule *sc, const struct input *in)
 
 /* ---- stream ---- */
 
+/* Records besides the net and tasks: a schedule or a result is refused. */
 static void
-one_record(struct input *in, const struct stream_rec *sr, int want_traffic)
+other(void *arg, struct rec *r, const struct stream_rec *sr)
 {
-	struct rec r;
-	uint64_t src, dst, bytes;
-
-	rec_init(&r, sr, "stdin");
+	(void)arg;
 	if (stream_rec_is(sr, "schedule") || stream_rec_is(sr, "circuit") ||
-	    stream_rec_is(sr, "plan"))
-		rec_fail(&r, "the stream holds a schedule already");
-	else if (stream_rec_is(sr, "net")) {
-		if (in->have_net)
-			rec_fail(&r, "a second net record");
-		else if (net_read(&r, &in->net) == 0) {
-			in->have_net = 1;
-			if (want_traffic && in->net.gpus > 1U << 15)
-				rec_fail(&r, "bvn handles at most 32768 GPUs");
-			else if (want_traffic)
-				in->traffic = xcalloc((size_t)in->net.gpus *
-				    in->net.gpus, sizeof(*in->traffic));
-		}
-	} else if (stream_rec_is(sr, "task")) {
-		in->ntasks++;
-		if (!in->have_net)
-			rec_fail(&r, "task record before the net record");
-		else if (want_traffic && rec_has(&r, "src")) {
-			src = rec_u64(&r, "src");
-			dst = rec_u64(&r, "dst");
-			bytes = rec_u64(&r, "bytes");
-			if (!rec_failed(&r) && (src >= in->net.gpus ||
-			    dst >= in->net.gpus))
-				rec_fail(&r, "GPU out of range (the net has "
-				    "%u)", in->net.gpus);
-			else if (!rec_failed(&r))
-				in->traffic[src * in->net.gpus + dst] += bytes;
-		}
-	}
-	if (rec_failed(&r))
-		die("%s", rec_error(&r));
-}
-
-struct reading {
-	struct input	*in;
-	int		 want_traffic;
-};
-
-static int
-take(void *arg, const struct stream_rec *sr)
-{
-	struct reading *rg = arg;
-
-	one_record(rg->in, sr, rg->want_traffic);
-	return 1;
+	    stream_rec_is(sr, "plan") || stream_rec_is(sr, "solve"))
+		rec_fail(r, "the stream holds a schedule already");
+	else if (stream_rec_is(sr, "result"))
+		rec_fail(r, "the stream has been simulated already");
 }
 
 static void
-read_input(struct input *in, struct stream_writer *w, int argc,
-    char **argv, int want_traffic)
+read_input(struct dagin *in, struct stream_writer *w, int argc,
+    char **argv)
 {
-	struct reading rg = { in, want_traffic };
 	char err[400];
 
-	if (filter_run(stdin, "stdin", w, "rotorsched", argc, argv, take, &rg,
-	    err, sizeof(err)) != 0)
+	if (dagin_read(in, stdin, "stdin", w, "rotorsched", argc, argv, other,
+	    NULL, err, sizeof(err)) != 0)
 		die("%s", err);
-	if (!in->have_net)
-		die("stdin: no net record: make the DAG with dagbuild");
-	if (in->ntasks == 0)
-		die("stdin: no task records: make the DAG with dagbuild");
+}
+
+/* What one slot's circuit carries at the port rate, in whole bytes. */
+static uint64_t
+default_cap(const struct net *n, const struct args *a)
+{
+	unsigned __int128 c = (unsigned __int128)(rotor_slot(n, a) -
+	    n->reconfig_ps) * n->bandwidth_bps / (8 * PS);
+
+	if (c > UINT64_MAX)
+		die("a slot carries more than 2^64 - 1 bytes: give -c");
+	return (uint64_t)c;
 }
 
 static void
@@ -391,8 +433,8 @@ parse_args(struct args *a, int argc, char **argv)
 	int ch, i;
 
 	*a = (struct args){ .mode = MODE_ROTOR, .duty = 0.9 };
-	while ((ch = getopt_long(argc, argv, "c:d:f:m:s:", longopts, NULL)) !=
-	    -1) {
+	while ((ch = getopt_long(argc, die_argv(argv), "c:d:f:m:s:",
+	    longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'c':
 			if ((e = units_parse_size(optarg, &a->cap)) != NULL ||
@@ -437,9 +479,14 @@ parse_args(struct args *a, int argc, char **argv)
 			break;
 		case 's':
 			if ((e = units_parse_time(optarg, &a->slot)) != NULL ||
-			    a->slot == 0) {
-				warnmsg("-s %s: %s", optarg, e ? e :
-				    "must be positive");
+			    a->slot == 0 || a->slot > SLOT_MAX) {
+				if (e == NULL && a->slot != 0)
+					warnmsg("-s %s: a slot lasts at most "
+					    "%llups", optarg,
+					    (unsigned long long)SLOT_MAX);
+				else
+					warnmsg("-s %s: %s", optarg, e ? e :
+					    "must be positive");
 				usage();
 			}
 			a->slot_set = 1;
@@ -470,7 +517,7 @@ main(int argc, char **argv)
 {
 	struct stream_writer *w;
 	struct schedule sc;
-	struct input in;
+	struct dagin in;
 	struct args a;
 	char err[400];
 	size_t i;
@@ -479,21 +526,19 @@ main(int argc, char **argv)
 	die_init("rotorsched");
 	parse_args(&a, argc, argv);
 	die_if_tty();
-	memset(&in, 0, sizeof(in));
+	dagin_init(&in);
 	sched_init(&sc);
 	if ((w = stream_writer(stdout)) == NULL)
 		die("out of memory");
-	read_input(&in, w, argc - 1, argv + 1, a.mode == MODE_BVN);
+	read_input(&in, w, argc - 1, argv + 1);
 	snprintf(sc.scheduler, sizeof(sc.scheduler), "%s", modes[a.mode]);
 	if (a.mode == MODE_ROTOR)
 		rotor(&sc, &in.net, &a);
 	else
 		bvn(&sc, &in);
 	sc.forwarding = a.fwd;
-	if (a.fwd == SCHED_VLB)	/* default: what one slot's circuit carries */
-		sc.vlb_cap = a.cap_set ? a.cap : (uint64_t)((unsigned __int128)
-		    (rotor_slot(&in.net, &a) - in.net.reconfig_ps) *
-		    in.net.bandwidth_bps / (8 * PS));
+	if (a.fwd == SCHED_VLB)
+		sc.vlb_cap = a.cap_set ? a.cap : default_cap(&in.net, &a);
 	if (sched_check(&sc, &in.net, err, sizeof(err)) != 0)
 		die("internal error: the schedule made is invalid: %s", err);
 	sched_write_schedule(stream_packer(w), &sc);
@@ -502,6 +547,6 @@ main(int argc, char **argv)
 	if ((rc = stream_writer_close(w)) != 0)
 		die("write error: %s", strerror(rc));
 	sched_free(&sc);
-	free(in.traffic);
+	dagin_free(&in);
 	return 0;
 }

@@ -580,8 +580,8 @@ parse_args(struct cfg *c, int argc, char **argv)
 	*c = (struct cfg){ .layers = 8, .tp = 4, .dp = 2, .pp = 1,
 	    .mbs = 1, .steps = 1, .seq = 4096, .mb = 1,
 	    .gpu = llama_gpu("a100"), .eff = 0.4, .gradbytes = 2 };
-	while ((ch = getopt_long(argc, argv, "b:d:e:Eg:G:l:m:n:Op:s:t:",
-	    longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, die_argv(argv),
+	    "b:d:e:Eg:G:l:m:n:Op:s:t:", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'b': c->mb = count_opt("b", optarg, 1, 1024); break;
 		case 'd': c->dp = count_opt("d", optarg, 1, 1U << 16); break;

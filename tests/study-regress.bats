@@ -1,0 +1,39 @@
+#!/usr/bin/env bats
+# Regressions of pipelines/study and pipelines/study.mk (issue 12).
+
+load helpers
+
+# interrupt SIGNAL: start a one-run study in its own process group (the
+# exact MILP of one layer, which runs for minutes, so that it is caught
+# running), wait (by polling, for at most 600 x 0.1 s) until its run
+# writes its .tmp stream, signal the whole group, and wait until none of it is left (a
+# tool that catches the signal, as fluxsolve does, may end after make).
+interrupt() {
+	local pid i
+
+	LAYERS=1 TAUS=1us SCHEDULERS=flux JOBS=1 \
+	    FLUXSOLVE_ARGS="-m exact --max-binaries=1000000 -T 600" \
+	    setsid "$TOP/pipelines/study" "$BIN" out > /dev/null 2>&1 &
+	pid=$!
+	for i in $(seq 600); do
+		[ -e out/l1-tau1us-flux.msgpack.tmp ] && break
+		sleep 0.1
+	done
+	[ -e out/l1-tau1us-flux.msgpack.tmp ] || fail "no .tmp stream came"
+	kill -"$1" -- -"$pid"
+	wait "$pid" || true
+	for i in $(seq 600); do
+		kill -0 -- -"$pid" 2>/dev/null || return 0
+		sleep 0.1
+	done
+	fail "the study's processes did not end"
+}
+
+@test "study: regression: an interrupted study left its .tmp streams behind" {
+	for sig in TERM HUP; do
+		rm -rf out
+		interrupt "$sig"
+		run ls out
+		assert_output 'l1-tau1us.dag.msgpack'
+	done
+}
