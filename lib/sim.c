@@ -11,138 +11,14 @@
 #include "net.h"
 #include "sched.h"
 #include "sim.h"
+#include "simskip.h"
+#include "simstate.h"
 #include "wclock.h"
 
 const char *const sim_fabrics[] = { "schedule", "ideal", "static", NULL };
 
-typedef unsigned __int128 u128;
-
-#define NONE		UINT32_MAX
-#define PS_PER_S	1000000000000ULL
-#define WORK_BYTE	((u128)8 * PS_PER_S)	/* work units in one byte */
-
-enum ev { EV_COMPUTE, EV_FLOW, EV_ARRIVE, EV_PLAN, EV_UP, EV_DOWN };
-
-/* Bytes of one transfer, or part of one, moving over one hop. */
-struct seg {
-	uint32_t	task;
-	uint32_t	next;
-	uint64_t	bytes;
-	uint32_t	fdst;		/* final destination */
-	uint8_t		relayed;	/* held by a relay for fdst */
-};
-
-struct flow {
-	uint32_t	seg;
-	uint32_t	pair;
-	int32_t		sw;		/* planned switch, or -1 */
-	uint32_t	ver;
-	uint64_t	rate;		/* bit/s */
-	uint64_t	t0;		/* time of the last update */
-	u128		work;		/* bits x 10^12 still to send */
-	uint32_t	gprev, gnext;	/* the sender's active flows */
-	uint32_t	pos[2];		/* ideal: places in the port lists */
-	uint32_t	mark;
-	uint64_t	nrate;		/* ideal: rate being computed */
-	uint8_t		live;
-};
-
-struct pair {
-	uint32_t	src, dst;
-	uint32_t	qhead, qtail;	/* unplanned segments, FIFO */
-	uint32_t	flow;		/* the unplanned flow, or NONE */
-	uint32_t	up;		/* switches with the circuit up */
-	uint32_t	pbusy;		/* of those, running a planned flow */
-	uint32_t	pq;		/* first plan queue (one per switch) */
-	uint32_t	rhead, rtail;	/* relayed segments, served first */
-	uint32_t	gnext;		/* next pair from the same source */
-	uint64_t	qbytes;		/* bytes in the local queue */
-	uint64_t	held;		/* relay bytes src holds for dst */
-	uint64_t	until;		/* end of the circuit now up */
-};
-
-struct pqueue {
-	uint32_t	off, n, head;	/* into plan order */
-	uint32_t	flow;
-	int		waiting;	/* an EV_PLAN is pending */
-};
-
-struct port {
-	uint32_t	*f;
-	uint32_t	 n, cap;
-	uint64_t	 cap_bps;	/* water-filling */
-	uint32_t	 cnt, mark;
-	uint8_t		 isdirty;
-};
-
-struct gpu {
-	uint32_t	off, n, next;	/* compute tasks in order */
-	int		busy;
-	uint64_t	free_at;
-	uint64_t	ready_bytes, sent_bytes;
-	uint32_t	flows;		/* head of active flow list */
-	uint32_t	pairs;		/* head of its pairs as a source */
-};
-
-struct sim {
-	const struct dag	*d;
-	const struct net	*net;
-	const struct schedule	*sc;
-	const struct sim_opts	*opt;
-	struct sim_out		*out;
-	char			*err;
-	size_t			 errlen;
-	int			 ideal;
-	int			 vlb;
-	uint64_t		 vlb_cap;
-	uint64_t		 now, seq;
-	struct heap		 h;
-	/* tasks */
-	uint32_t		*pending, *succ, *comp, *plan_of;
-	size_t			*succ_off;
-	uint8_t			*ready;
-	uint32_t		*roots;		/* tasks without dependencies */
-	size_t			 nroots;
-	uint64_t		*left;		/* transfer bytes undelivered */
-	size_t			 done;
-	struct gpu		*g;
-	/* transfers */
-	struct seg		*seg;
-	size_t			 nseg, segcap;
-	uint32_t		 segfree;
-	struct flow		*fl;
-	size_t			 nfl, flcap;
-	uint32_t		 flfree;
-	uint32_t		 moving;	/* flows with a positive rate */
-	uint64_t		 arriving;	/* deliveries still in flight */
-	uint32_t		 computing;	/* GPUs running a task */
-	struct pair		*pr;
-	size_t			 npr, prcap;
-	uint32_t		*tpair;		/* transfer -> its pair */
-	uint64_t		*hkey;		/* pair hash: key + 1, 0 empty */
-	uint32_t		*hval;
-	size_t			 hcap;
-	struct pqueue		*pq;
-	uint32_t		*porder;
-	uint64_t		*pstart;	/* planned starts, plan order */
-	uint32_t		*partner, *lastp;	/* [sw * gpus + g] */
-	uint64_t		*up_at;		/* per circuit */
-	uint64_t		*cperiod;	/* per circuit: period index */
-	u128			*swork;		/* per switch: work carried */
-	/* ideal fabric */
-	struct port		*port;		/* 2 * gpus */
-	uint32_t		 epoch;
-	uint32_t		*qports, *qflows;
-	size_t			 qfcap;		/* qflows: one component's */
-	uint32_t		*dirty;		/* ports to rebalance at now */
-	size_t			 ndirty;
-	uint32_t		*minp;
-	uint64_t		 last_moving;
-	int			 failed;
-};
-
-static void
-fail(struct sim *s, const char *fmt, ...)
+void
+sim_fail(struct sim *s, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -176,7 +52,7 @@ grow(struct sim *s, void *p, size_t *cap, size_t need, size_t sz)
 {
 	if (mem_grow(p, cap, need, sz) == 0)
 		return 0;
-	fail(s, "out of memory");
+	sim_fail(s, "out of memory");
 	return -1;
 }
 
@@ -186,8 +62,10 @@ push(struct sim *s, uint64_t t, int kind, uint32_t ver, uint32_t idx)
 	uint64_t v = (uint64_t)kind << 56 | (uint64_t)(ver & 0xffffff) << 32 |
 	    idx;
 
+	if (kind == EV_PLAN)
+		s->nstruct++;
 	if (heap_push(&s->h, t, s->seq++, v) != 0)
-		fail(s, "out of memory");
+		sim_fail(s, "out of memory");
 }
 
 /* ---- pairs: directed (src, dst), found through a hash ---- */
@@ -211,7 +89,7 @@ hash_grow(struct sim *s)
 	if (nk == NULL || nv == NULL) {
 		free(nk);
 		free(nv);
-		fail(s, "out of memory");
+		sim_fail(s, "out of memory");
 		return -1;
 	}
 	for (i = 0; i < s->hcap; i++) {
@@ -281,6 +159,7 @@ flow_new(struct sim *s, uint32_t seg, uint32_t pair, int32_t sw)
 			return NONE;
 		i = (uint32_t)s->nfl++;
 	}
+	s->nstruct++;
 	f = &s->fl[i];
 	*f = (struct flow){ .seg = seg, .pair = pair, .sw = sw,
 	    .ver = f->ver + 1, .t0 = s->now, .live = 1 };
@@ -916,6 +795,7 @@ flow_end(struct sim *s, uint32_t fi)
 	struct pair *p = &s->pr[pi];
 	int delivered;
 
+	s->nstruct++;
 	flow_advance(s, f);
 	s->g[src].sent_bytes += bytes;
 	s->out->gpu[src].bytes_sent += bytes;
@@ -1027,7 +907,7 @@ zalloc(struct sim *s, size_t n, size_t sz)
 	void *p;
 
 	if ((p = calloc(n ? n : 1, sz)) == NULL)
-		fail(s, "out of memory");
+		sim_fail(s, "out of memory");
 	return p;
 }
 
@@ -1140,12 +1020,12 @@ setup_plans(struct sim *s)
 
 		if (p->task >= s->d->n || s->d->t[p->task].kind !=
 		    DAG_TRANSFER) {
-			fail(s, "plan for task %u, which is not a transfer",
+			sim_fail(s, "plan for task %u, which is not a transfer",
 			    p->task);
 			break;
 		}
 		if (s->plan_of[p->task] != NONE) {
-			fail(s, "task %u is planned twice", p->task);
+			sim_fail(s, "task %u is planned twice", p->task);
 			break;
 		}
 		s->plan_of[p->task] = p->sw;
@@ -1251,13 +1131,13 @@ deadlock(struct sim *s)
 		    s->d->t[i].kind == DAG_TRANSFER && s->left[i] > 0)
 			break;
 	if (i == s->d->n) {
-		fail(s, "deadlock at %llu ps: %zu of %zu tasks done, none "
+		sim_fail(s, "deadlock at %llu ps: %zu of %zu tasks done, none "
 		    "can start", (unsigned long long)s->now, s->done,
 		    s->d->n);
 		return;
 	}
 	t = &s->d->t[i];
-	fail(s, "deadlock at %llu ps: %zu of %zu tasks done; transfer %zu "
+	sim_fail(s, "deadlock at %llu ps: %zu of %zu tasks done; transfer %zu "
 	    "(%u->%u, %llu bytes) waits for a circuit %u-%u%s that never "
 	    "comes", (unsigned long long)s->now, s->done, s->d->n, i,
 	    t->gpu, t->dst, (unsigned long long)t->amount, t->gpu, t->dst,
@@ -1286,6 +1166,8 @@ event(struct sim *s, const struct heap_item *it)
 	uint32_t idx = (uint32_t)it->val;
 	struct gpu *g;
 
+	if (kind == EV_COMPUTE || kind == EV_ARRIVE || kind == EV_PLAN)
+		s->nstruct++;
 	switch (kind) {
 	case EV_COMPUTE:
 		g = &s->g[s->d->t[idx].gpu];
@@ -1327,6 +1209,8 @@ loop(struct sim *s)
 			rebalance(s);
 			continue;
 		}
+		if (top != NULL && simskip_boundary(s, top->key))
+			continue;
 		if (!heap_pop(&s->h, &it) || stuck(s)) {
 			deadlock(s);
 			return;
@@ -1337,7 +1221,7 @@ loop(struct sim *s)
 		if ((s->out->events & 0xffff) != 0)
 			continue;
 		if (s->opt->time_limit > 0 && wclock_now() - t0 > s->opt->time_limit)
-			fail(s, "time limit of %g s reached at %llu ps with "
+			sim_fail(s, "time limit of %g s reached at %llu ps with "
 			    "%zu of %zu tasks done", s->opt->time_limit,
 			    (unsigned long long)s->now, s->done, s->d->n);
 		if (s->opt->progress != NULL)
@@ -1401,6 +1285,7 @@ cleanup(struct sim *s)
 	free(s->cperiod);
 	free(s->swork);
 	heap_free(&s->h);
+	simskip_free(s);
 }
 
 int
@@ -1428,7 +1313,8 @@ sim_run(const struct dag *d, const struct net *net,
 	    setup_tasks(&s) == 0 && (s.ideal || setup_plans(&s) == 0)) {
 		for (i = 0; i < s.nroots && !s.failed; i++)
 			make_ready(&s, s.roots[i]);
-		loop(&s);
+		if (!s.failed && simskip_init(&s) == 0)
+			loop(&s);
 	}
 	if (!s.failed)
 		finish(&s);
