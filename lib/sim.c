@@ -30,6 +30,17 @@ sim_fail(struct sim *s, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* *x += b, or fail naming what passed 2^64-1. */
+static int
+add_u64(struct sim *s, uint64_t *x, uint64_t b, const char *what)
+{
+	if (!__builtin_add_overflow(*x, b, x))
+		return 0;
+	sim_fail(s, "%s pass%s %s", what, what[strlen(what) - 1] == 's' ?
+	    "" : "es", "18446744073709551615");
+	return -1;
+}
+
 #define logev(s, ...) do {					\
 	if ((s)->opt->log != NULL)					\
 		logf_((s), __VA_ARGS__);				\
@@ -235,8 +246,7 @@ flow_rate(struct sim *s, uint32_t i, uint64_t rate)
 	if (f->work == 0)
 		push(s, s->now, EV_FLOW, f->ver, i);
 	else if (rate > 0)
-		push(s, s->now + (uint64_t)((f->work + rate - 1) / rate),
-		    EV_FLOW, f->ver, i);
+		push(s, sim_end_at(s->now, f->work, rate), EV_FLOW, f->ver, i);
 }
 
 /* Bytes still queued or unsent at GPU g, now. */
@@ -278,6 +288,13 @@ try_compute(struct sim *s, uint32_t gi)
 	s->out->gpu[gi].stall_ps += s->now - g->free_at;
 	s->out->start[t] = s->now;
 	logev(s, "compute-start %u gpu %u", t, gi);
+	if (s->d->t[t].amount > UINT64_MAX - s->now) {
+		sim_fail(s, "compute task %u ends after 18446744073709551615 ps: it "
+		    "starts at %llu ps and lasts %llu ps", t,
+		    (unsigned long long)s->now,
+		    (unsigned long long)s->d->t[t].amount);
+		return;
+	}
 	push(s, s->now + s->d->t[t].amount, EV_COMPUTE, 0, t);
 }
 
@@ -344,7 +361,8 @@ spare(const struct sim *s, const struct pair *p)
 	if (s->now >= p->until)
 		return 0;
 	w = (unsigned __int128)(p->until - s->now) * pair_rate(s, p);
-	return (uint64_t)(w / WORK_BYTE);
+	w /= WORK_BYTE;
+	return w > UINT64_MAX ? UINT64_MAX : (uint64_t)w;
 }
 
 /* The head segment, or its first max bytes split off. */
@@ -776,7 +794,9 @@ relay_arrive(struct sim *s, uint32_t sg, uint32_t at)
 	if ((rp = pair_find(s, at, s->seg[sg].fdst, 1)) == NONE)
 		return;
 	s->seg[sg].relayed = 1;
-	s->g[at].ready_bytes += s->seg[sg].bytes;
+	if (add_u64(s, &s->g[at].ready_bytes, s->seg[sg].bytes,
+	    "the bytes a GPU holds"))
+		return;
 	append(s, &s->pr[rp].rhead, &s->pr[rp].rtail, sg);
 	logev(s, "relay %u at %u for %u", s->seg[sg].task, at,
 	    s->seg[sg].fdst);
@@ -797,9 +817,11 @@ flow_end(struct sim *s, uint32_t fi)
 
 	s->nstruct++;
 	flow_advance(s, f);
-	s->g[src].sent_bytes += bytes;
-	s->out->gpu[src].bytes_sent += bytes;
-	s->out->bytes_sent += bytes;
+	if (add_u64(s, &s->g[src].sent_bytes, bytes, "the bytes a GPU sends") ||
+	    add_u64(s, &s->out->gpu[src].bytes_sent, bytes,
+	    "the bytes a GPU sends") ||
+	    add_u64(s, &s->out->bytes_sent, bytes, "the bytes sent"))
+		return;
 	if (s->ideal)
 		ideal_remove(s, fi);
 	flow_unlink(s, fi);
@@ -829,6 +851,13 @@ flow_end(struct sim *s, uint32_t fi)
 		return;
 	if (s->net->latency_ps > 0) {
 		s->arriving++;
+		if (s->net->latency_ps > UINT64_MAX - s->now) {
+			sim_fail(s, "transfer %u arrives after 18446744073709551615 ps: "
+			    "it is sent at %llu ps and latency_ps is %llu", t,
+			    (unsigned long long)s->now,
+			    (unsigned long long)s->net->latency_ps);
+			return;
+		}
 		push(s, s->now + s->net->latency_ps, EV_ARRIVE, 0, t);
 	} else
 		task_done(s, t);
@@ -876,7 +905,8 @@ circuit_down(struct sim *s, uint32_t ci)
 	int j;
 
 	logev(s, "circuit-down %u %u-%u", c->sw, c->a, c->b);
-	s->out->sw[c->sw].up_ps += s->now - s->up_at[ci];
+	add_u64(s, &s->out->sw[c->sw].up_ps, s->now - s->up_at[ci],
+	    "the circuit-up time of a switch (ps)");
 	s->up_at[ci] = UINT64_MAX;
 	for (j = 0; j < 2; j++) {
 		struct pair *p;
@@ -915,12 +945,26 @@ zalloc(struct sim *s, size_t n, size_t sz)
  * Two passes over the tasks: count (dependencies, successors, compute
  * tasks per GPU, steps, tasks ready at once), then fill the lists.
  */
+static char *
+u128_str(char *buf, u128 v)
+{
+	char *p = buf + 47;
+
+	*p = '\0';
+	do
+		*--p = (char)('0' + (int)(v % 10));
+	while ((v /= 10) > 0);
+	return p;
+}
+
 static int
 setup_tasks(struct sim *s)
 {
 	const struct dag *d = s->d;
 	size_t i, j;
 	uint32_t gpus = s->net->gpus, gi, nsteps = 1;
+	u128 total = 0;
+	char buf[48];
 
 	s->pending = zalloc(s, d->n, sizeof(*s->pending));
 	s->succ_off = zalloc(s, d->n + 2, sizeof(*s->succ_off));
@@ -946,8 +990,15 @@ setup_tasks(struct sim *s)
 			nsteps = t->step + 1U;
 		if (t->kind == DAG_COMPUTE)
 			s->g[t->gpu].n++;
-		else
+		else {
 			s->left[i] = t->amount;
+			total += t->amount;
+		}
+	}
+	if (total > UINT64_MAX) {
+		sim_fail(s, "the transfers total %s bytes, more than "
+		    "18446744073709551615", u128_str(buf, total));
+		return -1;
 	}
 	for (i = 0; i < d->n; i++)
 		s->succ_off[i + 2] += s->succ_off[i + 1];
@@ -1062,6 +1113,16 @@ static int
 setup_net(struct sim *s)
 {
 	size_t n = (size_t)s->net->switches * s->net->gpus, i;
+	u128 all = (u128)s->net->switches * s->net->bandwidth_bps;
+	char buf[48];
+
+	if (all > UINT64_MAX) {
+		sim_fail(s, "%u switches at %llu bit/s give a GPU %s bit/s, "
+		    "more than 18446744073709551615", s->net->switches,
+		    (unsigned long long)s->net->bandwidth_bps,
+		    u128_str(buf, all));
+		return -1;
+	}
 
 	s->partner = zalloc(s, n, sizeof(*s->partner));
 	s->lastp = zalloc(s, n, sizeof(*s->lastp));
@@ -1099,23 +1160,34 @@ setup_out(struct sim *s, struct sim_out *o)
 
 /* ---- the run ---- */
 
+/* A circuit event past 2^64-1 ps never comes: deadlock() says why. */
+static void
+circuit_push(struct sim *s, u128 t, int kind, uint32_t ci)
+{
+	if (t > UINT64_MAX)
+		s->clipped = 1;
+	else
+		push(s, (uint64_t)t, kind, 0, ci);
+}
+
 static void
 circuit_event(struct sim *s, int kind, uint32_t ci)
 {
 	const struct circuit *c = &s->sc->c[ci];
-	uint64_t base = s->sc->periodic ? s->cperiod[ci] * s->sc->period : 0;
+	u128 base = s->sc->periodic ? (u128)s->cperiod[ci] * s->sc->period :
+	    0, t;
 
 	if (kind == EV_UP) {
-		circuit_up(s, ci, c->to == SCHED_FOREVER ? UINT64_MAX :
-		    base + c->to);
+		t = c->to == SCHED_FOREVER ? UINT64_MAX : base + c->to;
+		circuit_up(s, ci, t > UINT64_MAX ? UINT64_MAX : (uint64_t)t);
 		if (c->to != SCHED_FOREVER)
-			push(s, base + c->to, EV_DOWN, 0, ci);
+			circuit_push(s, t, EV_DOWN, ci);
 		return;
 	}
 	circuit_down(s, ci);
 	if (s->sc->periodic) {
 		s->cperiod[ci]++;
-		push(s, base + s->sc->period + c->from, EV_UP, 0, ci);
+		circuit_push(s, base + s->sc->period + c->from, EV_UP, ci);
 	}
 }
 
@@ -1126,6 +1198,11 @@ deadlock(struct sim *s)
 	const struct dag_task *t;
 	size_t i;
 
+	if (s->clipped) {
+		sim_fail(s, "simulated time passes 18446744073709551615 ps with %zu "
+		    "of %zu tasks done", s->done, s->d->n);
+		return;
+	}
 	for (i = 0; i < s->d->n; i++)
 		if (s->ready[i] && s->out->end[i] == 0 &&
 		    s->d->t[i].kind == DAG_TRANSFER && s->left[i] > 0)
@@ -1155,7 +1232,23 @@ stuck(struct sim *s)
 		s->last_moving = s->now;
 		return 0;
 	}
-	return s->now - s->last_moving > 2 * s->sc->period + 1;
+	return s->now - s->last_moving > (u128)2 * s->sc->period + 1;
+}
+
+/* A flow's end at 2^64-1 ps may only mark that it ends later. */
+static int
+flow_fits(struct sim *s, uint32_t i)
+{
+	const struct flow *f = &s->fl[i];
+	const struct dag_task *t = &s->d->t[s->seg[f->seg].task];
+
+	if (s->now < UINT64_MAX ||
+	    (u128)f->rate * (s->now - f->t0) >= f->work)
+		return 1;
+	sim_fail(s, "transfer %u (%u->%u, %llu bytes) ends after "
+	    "18446744073709551615 ps", s->seg[f->seg].task, t->gpu, t->dst,
+	    (unsigned long long)t->amount);
+	return 0;
 }
 
 static void
@@ -1180,7 +1273,8 @@ event(struct sim *s, const struct heap_item *it)
 		try_compute(s, s->d->t[idx].gpu);
 		break;
 	case EV_FLOW:
-		if (s->fl[idx].live && (s->fl[idx].ver & 0xffffff) == ver)
+		if (s->fl[idx].live && (s->fl[idx].ver & 0xffffff) == ver &&
+		    flow_fits(s, idx))
 			flow_end(s, idx);
 		break;
 	case EV_ARRIVE:
@@ -1238,14 +1332,16 @@ finish(struct sim *s)
 
 	for (i = 0; s->sc != NULL && i < s->sc->nc; i++)
 		if (s->up_at[i] < o->makespan)
-			o->sw[s->sc->c[i].sw].up_ps += o->makespan -
-			    s->up_at[i];
+			add_u64(s, &o->sw[s->sc->c[i].sw].up_ps,
+			    o->makespan - s->up_at[i],
+			    "the circuit-up time of a switch (ps)");
 	for (g = 0; g < s->net->gpus; g++)
 		if (o->gpu[g].peak_buffer > o->peak_buffer)
 			o->peak_buffer = o->gpu[g].peak_buffer;
 	for (g = 0; g < s->net->switches; g++) {
 		o->sw[g].bytes = (uint64_t)(s->swork[g] / WORK_BYTE);
-		o->reconfigs += o->sw[g].reconfigs;
+		add_u64(s, &o->reconfigs, o->sw[g].reconfigs,
+		    "the reconfigurations");
 	}
 }
 

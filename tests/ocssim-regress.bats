@@ -7,8 +7,11 @@
 
 load helpers
 
-result() {
-	records "$1" result | jq -c "$2"
+# field FILE TYPE KEY: the values of KEY in the records of TYPE, as
+# report --dump prints them (jq would round 64-bit integers)
+field() {
+	report --dump "$1" | grep "^{\"type\":\"$2\"" |
+	    grep -o "\"$3\":[0-9]*" | cut -d: -f2
 }
 
 # net GPUS SWITCHES BPS [LATENCY]: a net record with no reconfiguration
@@ -27,10 +30,14 @@ bounded() {
 	{ hdr; net 2 1 256; xfer 0 '[]' 0 1 1000; } | pack | rotorsched -s 50ns > s.mp
 	bounded "$FLUXOCS_RELBIN/ocssim" -t < s.mp > out.mp
 	# 8000 bits at 256 bit/s over a circuit up all the time: 31.25 s
-	run result out.mp '[.makespan_ps, .bytes_sent]'
-	assert_output '[31250000000000,1000]'
-	run bash -c "records out.mp switchstat | jq -c '[.up_ps, .bytes]'"
-	assert_output '[31250000000000,1000]'
+	run field out.mp result makespan_ps
+	assert_output 31250000000000
+	run field out.mp result bytes_sent
+	assert_output 1000
+	run field out.mp switchstat up_ps
+	assert_output 31250000000000
+	run field out.mp switchstat bytes
+	assert_output 1000
 	run bash -c "timeout 60 ocssim < s.mp | report --dump | jq -c 'select(.type == \"result\") | .makespan_ps'"
 	assert_output 31250000000000
 }
@@ -41,12 +48,14 @@ bounded() {
 	    pack | rotorsched -s 100us > s.mp
 	bounded "$FLUXOCS_RELBIN/ocssim" < s.mp > out.mp
 	# the circuit comes and goes 1e11 times: two events a period
-	run result out.mp '[.makespan_ps, .events]'
-	assert_output '[10000000000000000000,200000000000]'
-	run bash -c "records out.mp gpustat | jq -c '[.gpu, .busy_ps]'"
-	assert_output '[0,10000000000000000000]
-[1,0]'
-	run bash -c "records out.mp switchstat | jq -c '.up_ps'"
+	run field out.mp result makespan_ps
+	assert_output 10000000000000000000
+	run field out.mp result events
+	assert_output 200000000000
+	run field out.mp gpustat busy_ps
+	assert_output '10000000000000000000
+0'
+	run field out.mp switchstat up_ps
 	assert_output 10000000000000000000
 	run bash -c "timeout 60 ocssim -l log.txt < s.mp > /dev/null && grep skip log.txt"
 	assert_output '200000000 skip 99999999998 periods to 10000000000000000000'
@@ -87,4 +96,57 @@ bounded() {
 {"type":"taskrun","id":2,"start_ps":30000,"end_ps":21000000000}
 {"type":"taskrun","id":3,"start_ps":21000000000,"end_ps":33345678901}
 {"type":"taskrun","id":4,"start_ps":33345680000,"end_ps":54329650000}'
+}
+
+@test "ocssim: regression: a transfer of 2^64-1 bytes wrapped its end time and exited 0" {
+	{ hdr; net 4 2 800000000000; xfer 0 '[]' 0 1 18446744073709551615; } | mk s.mp
+	run ocssim -f ideal < s.mp
+	assert_failure 1
+	assert_output 'ocssim: transfer 0 (0->1, 18446744073709551615 bytes) ends after 18446744073709551615 ps'
+}
+
+@test "ocssim: regression: latency_ps of 2^64-1 wrapped the delivery time and exited 0" {
+	{ hdr; net 4 2 800000000000 18446744073709551615; xfer 0 '[]' 0 1 1000; } | mk s.mp
+	run ocssim -f ideal < s.mp
+	assert_failure 1
+	assert_output 'ocssim: transfer 0 arrives after 18446744073709551615 ps: it is sent at 5000 ps and latency_ps is 18446744073709551615'
+}
+
+@test "ocssim: regression: bytes_sent wrapped on a sum of two transfers" {
+	{ hdr; net 4 1 8000000000000000000
+	  xfer 0 '[]' 0 1 9223372036854775808; xfer 1 '[]' 2 3 9223372036854775808; } | mk s.mp
+	run ocssim -f ideal < s.mp
+	assert_failure 1
+	assert_output 'ocssim: the transfers total 18446744073709551616 bytes, more than 18446744073709551615'
+}
+
+@test "ocssim: regression: the port rate of all switches wrapped" {
+	{ hdr; net 4 2 18446744073709551615; xfer 0 '[]' 0 1 1000; } | mk s.mp
+	run ocssim -f ideal < s.mp
+	assert_failure 1
+	assert_output 'ocssim: 2 switches at 18446744073709551615 bit/s give a GPU 36893488147419103230 bit/s, more than 18446744073709551615'
+}
+
+@test "ocssim: regression: a compute ending past 2^64-1 ps wrapped" {
+	{ hdr; net 4 2 800000000000; comp 0 '[]' 0 18446744073709551615; comp 1 '[0]' 0 1; } | mk s.mp
+	run ocssim -f ideal < s.mp
+	assert_failure 1
+	assert_output 'ocssim: compute task 1 ends after 18446744073709551615 ps: it starts at 18446744073709551615 ps and lasts 1 ps'
+}
+
+@test "ocssim: regression: periodic circuits past 2^64-1 ps wrapped, but a run that ends at it is exact" {
+	base() { hdr; net 4 2 800000000000; comp 0 '[]' 0 18446744073709551615; }
+	sched() { echo '{"type":"schedule","scheduler":"hand","periodic":true,"period_ps":1000000}'
+	  echo '{"type":"circuit","switch":0,"a":0,"b":1,"from_ps":0,"to_ps":500000}'; }
+	{ base; xfer 1 '[0]' 0 1 1; sched; } | mk s.mp
+	run timeout 60 ocssim < s.mp
+	assert_failure 1
+	assert_output 'ocssim: simulated time passes 18446744073709551615 ps with 1 of 2 tasks done'
+	{ base; sched; } | mk s.mp
+	timeout 60 ocssim < s.mp > out.mp
+	run field out.mp result makespan_ps
+	assert_output 18446744073709551615
+	run field out.mp switchstat up_ps
+	assert_output '9223372036855000000
+0'
 }
