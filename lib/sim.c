@@ -11,138 +11,14 @@
 #include "net.h"
 #include "sched.h"
 #include "sim.h"
+#include "simskip.h"
+#include "simstate.h"
 #include "wclock.h"
 
 const char *const sim_fabrics[] = { "schedule", "ideal", "static", NULL };
 
-typedef unsigned __int128 u128;
-
-#define NONE		UINT32_MAX
-#define PS_PER_S	1000000000000ULL
-#define WORK_BYTE	((u128)8 * PS_PER_S)	/* work units in one byte */
-
-enum ev { EV_COMPUTE, EV_FLOW, EV_ARRIVE, EV_PLAN, EV_UP, EV_DOWN };
-
-/* Bytes of one transfer, or part of one, moving over one hop. */
-struct seg {
-	uint32_t	task;
-	uint32_t	next;
-	uint64_t	bytes;
-	uint32_t	fdst;		/* final destination */
-	uint8_t		relayed;	/* held by a relay for fdst */
-};
-
-struct flow {
-	uint32_t	seg;
-	uint32_t	pair;
-	int32_t		sw;		/* planned switch, or -1 */
-	uint32_t	ver;
-	uint64_t	rate;		/* bit/s */
-	uint64_t	t0;		/* time of the last update */
-	u128		work;		/* bits x 10^12 still to send */
-	uint32_t	gprev, gnext;	/* the sender's active flows */
-	uint32_t	pos[2];		/* ideal: places in the port lists */
-	uint32_t	mark;
-	uint64_t	nrate;		/* ideal: rate being computed */
-	uint8_t		live;
-};
-
-struct pair {
-	uint32_t	src, dst;
-	uint32_t	qhead, qtail;	/* unplanned segments, FIFO */
-	uint32_t	flow;		/* the unplanned flow, or NONE */
-	uint32_t	up;		/* switches with the circuit up */
-	uint32_t	pbusy;		/* of those, running a planned flow */
-	uint32_t	pq;		/* first plan queue (one per switch) */
-	uint32_t	rhead, rtail;	/* relayed segments, served first */
-	uint32_t	gnext;		/* next pair from the same source */
-	uint64_t	qbytes;		/* bytes in the local queue */
-	uint64_t	held;		/* relay bytes src holds for dst */
-	uint64_t	until;		/* end of the circuit now up */
-};
-
-struct pqueue {
-	uint32_t	off, n, head;	/* into plan order */
-	uint32_t	flow;
-	int		waiting;	/* an EV_PLAN is pending */
-};
-
-struct port {
-	uint32_t	*f;
-	uint32_t	 n, cap;
-	uint64_t	 cap_bps;	/* water-filling */
-	uint32_t	 cnt, mark;
-	uint8_t		 isdirty;
-};
-
-struct gpu {
-	uint32_t	off, n, next;	/* compute tasks in order */
-	int		busy;
-	uint64_t	free_at;
-	uint64_t	ready_bytes, sent_bytes;
-	uint32_t	flows;		/* head of active flow list */
-	uint32_t	pairs;		/* head of its pairs as a source */
-};
-
-struct sim {
-	const struct dag	*d;
-	const struct net	*net;
-	const struct schedule	*sc;
-	const struct sim_opts	*opt;
-	struct sim_out		*out;
-	char			*err;
-	size_t			 errlen;
-	int			 ideal;
-	int			 vlb;
-	uint64_t		 vlb_cap;
-	uint64_t		 now, seq;
-	struct heap		 h;
-	/* tasks */
-	uint32_t		*pending, *succ, *comp, *plan_of;
-	size_t			*succ_off;
-	uint8_t			*ready;
-	uint32_t		*roots;		/* tasks without dependencies */
-	size_t			 nroots;
-	uint64_t		*left;		/* transfer bytes undelivered */
-	size_t			 done;
-	struct gpu		*g;
-	/* transfers */
-	struct seg		*seg;
-	size_t			 nseg, segcap;
-	uint32_t		 segfree;
-	struct flow		*fl;
-	size_t			 nfl, flcap;
-	uint32_t		 flfree;
-	uint32_t		 moving;	/* flows with a positive rate */
-	uint64_t		 arriving;	/* deliveries still in flight */
-	uint32_t		 computing;	/* GPUs running a task */
-	struct pair		*pr;
-	size_t			 npr, prcap;
-	uint32_t		*tpair;		/* transfer -> its pair */
-	uint64_t		*hkey;		/* pair hash: key + 1, 0 empty */
-	uint32_t		*hval;
-	size_t			 hcap;
-	struct pqueue		*pq;
-	uint32_t		*porder;
-	uint64_t		*pstart;	/* planned starts, plan order */
-	uint32_t		*partner, *lastp;	/* [sw * gpus + g] */
-	uint64_t		*up_at;		/* per circuit */
-	uint64_t		*cperiod;	/* per circuit: period index */
-	u128			*swork;		/* per switch: work carried */
-	/* ideal fabric */
-	struct port		*port;		/* 2 * gpus */
-	uint32_t		 epoch;
-	uint32_t		*qports, *qflows;
-	size_t			 qfcap;		/* qflows: one component's */
-	uint32_t		*dirty;		/* ports to rebalance at now */
-	size_t			 ndirty;
-	uint32_t		*minp;
-	uint64_t		 last_moving;
-	int			 failed;
-};
-
-static void
-fail(struct sim *s, const char *fmt, ...)
+void
+sim_fail(struct sim *s, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -152,6 +28,17 @@ fail(struct sim *s, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(s->err, s->errlen, fmt, ap);
 	va_end(ap);
+}
+
+/* *x += b, or fail naming what passed 2^64-1. */
+static int
+add_u64(struct sim *s, uint64_t *x, uint64_t b, const char *what)
+{
+	if (!__builtin_add_overflow(*x, b, x))
+		return 0;
+	sim_fail(s, "%s pass%s %s", what, what[strlen(what) - 1] == 's' ?
+	    "" : "es", "18446744073709551615");
+	return -1;
 }
 
 #define logev(s, ...) do {					\
@@ -176,7 +63,7 @@ grow(struct sim *s, void *p, size_t *cap, size_t need, size_t sz)
 {
 	if (mem_grow(p, cap, need, sz) == 0)
 		return 0;
-	fail(s, "out of memory");
+	sim_fail(s, "out of memory");
 	return -1;
 }
 
@@ -186,8 +73,10 @@ push(struct sim *s, uint64_t t, int kind, uint32_t ver, uint32_t idx)
 	uint64_t v = (uint64_t)kind << 56 | (uint64_t)(ver & 0xffffff) << 32 |
 	    idx;
 
+	if (kind == EV_PLAN)
+		s->nstruct++;
 	if (heap_push(&s->h, t, s->seq++, v) != 0)
-		fail(s, "out of memory");
+		sim_fail(s, "out of memory");
 }
 
 /* ---- pairs: directed (src, dst), found through a hash ---- */
@@ -211,7 +100,7 @@ hash_grow(struct sim *s)
 	if (nk == NULL || nv == NULL) {
 		free(nk);
 		free(nv);
-		fail(s, "out of memory");
+		sim_fail(s, "out of memory");
 		return -1;
 	}
 	for (i = 0; i < s->hcap; i++) {
@@ -281,6 +170,7 @@ flow_new(struct sim *s, uint32_t seg, uint32_t pair, int32_t sw)
 			return NONE;
 		i = (uint32_t)s->nfl++;
 	}
+	s->nstruct++;
 	f = &s->fl[i];
 	*f = (struct flow){ .seg = seg, .pair = pair, .sw = sw,
 	    .ver = f->ver + 1, .t0 = s->now, .live = 1 };
@@ -356,8 +246,7 @@ flow_rate(struct sim *s, uint32_t i, uint64_t rate)
 	if (f->work == 0)
 		push(s, s->now, EV_FLOW, f->ver, i);
 	else if (rate > 0)
-		push(s, s->now + (uint64_t)((f->work + rate - 1) / rate),
-		    EV_FLOW, f->ver, i);
+		push(s, sim_end_at(s->now, f->work, rate), EV_FLOW, f->ver, i);
 }
 
 /* Bytes still queued or unsent at GPU g, now. */
@@ -399,6 +288,13 @@ try_compute(struct sim *s, uint32_t gi)
 	s->out->gpu[gi].stall_ps += s->now - g->free_at;
 	s->out->start[t] = s->now;
 	logev(s, "compute-start %u gpu %u", t, gi);
+	if (s->d->t[t].amount > UINT64_MAX - s->now) {
+		sim_fail(s, "compute task %u ends after 18446744073709551615 ps: it "
+		    "starts at %llu ps and lasts %llu ps", t,
+		    (unsigned long long)s->now,
+		    (unsigned long long)s->d->t[t].amount);
+		return;
+	}
 	push(s, s->now + s->d->t[t].amount, EV_COMPUTE, 0, t);
 }
 
@@ -465,7 +361,8 @@ spare(const struct sim *s, const struct pair *p)
 	if (s->now >= p->until)
 		return 0;
 	w = (unsigned __int128)(p->until - s->now) * pair_rate(s, p);
-	return (uint64_t)(w / WORK_BYTE);
+	w /= WORK_BYTE;
+	return w > UINT64_MAX ? UINT64_MAX : (uint64_t)w;
 }
 
 /* The head segment, or its first max bytes split off. */
@@ -897,7 +794,9 @@ relay_arrive(struct sim *s, uint32_t sg, uint32_t at)
 	if ((rp = pair_find(s, at, s->seg[sg].fdst, 1)) == NONE)
 		return;
 	s->seg[sg].relayed = 1;
-	s->g[at].ready_bytes += s->seg[sg].bytes;
+	if (add_u64(s, &s->g[at].ready_bytes, s->seg[sg].bytes,
+	    "the bytes a GPU holds"))
+		return;
 	append(s, &s->pr[rp].rhead, &s->pr[rp].rtail, sg);
 	logev(s, "relay %u at %u for %u", s->seg[sg].task, at,
 	    s->seg[sg].fdst);
@@ -916,10 +815,13 @@ flow_end(struct sim *s, uint32_t fi)
 	struct pair *p = &s->pr[pi];
 	int delivered;
 
+	s->nstruct++;
 	flow_advance(s, f);
-	s->g[src].sent_bytes += bytes;
-	s->out->gpu[src].bytes_sent += bytes;
-	s->out->bytes_sent += bytes;
+	if (add_u64(s, &s->g[src].sent_bytes, bytes, "the bytes a GPU sends") ||
+	    add_u64(s, &s->out->gpu[src].bytes_sent, bytes,
+	    "the bytes a GPU sends") ||
+	    add_u64(s, &s->out->bytes_sent, bytes, "the bytes sent"))
+		return;
 	if (s->ideal)
 		ideal_remove(s, fi);
 	flow_unlink(s, fi);
@@ -949,6 +851,13 @@ flow_end(struct sim *s, uint32_t fi)
 		return;
 	if (s->net->latency_ps > 0) {
 		s->arriving++;
+		if (s->net->latency_ps > UINT64_MAX - s->now) {
+			sim_fail(s, "transfer %u arrives after 18446744073709551615 ps: "
+			    "it is sent at %llu ps and latency_ps is %llu", t,
+			    (unsigned long long)s->now,
+			    (unsigned long long)s->net->latency_ps);
+			return;
+		}
 		push(s, s->now + s->net->latency_ps, EV_ARRIVE, 0, t);
 	} else
 		task_done(s, t);
@@ -996,7 +905,8 @@ circuit_down(struct sim *s, uint32_t ci)
 	int j;
 
 	logev(s, "circuit-down %u %u-%u", c->sw, c->a, c->b);
-	s->out->sw[c->sw].up_ps += s->now - s->up_at[ci];
+	add_u64(s, &s->out->sw[c->sw].up_ps, s->now - s->up_at[ci],
+	    "the circuit-up time of a switch (ps)");
 	s->up_at[ci] = UINT64_MAX;
 	for (j = 0; j < 2; j++) {
 		struct pair *p;
@@ -1027,7 +937,7 @@ zalloc(struct sim *s, size_t n, size_t sz)
 	void *p;
 
 	if ((p = calloc(n ? n : 1, sz)) == NULL)
-		fail(s, "out of memory");
+		sim_fail(s, "out of memory");
 	return p;
 }
 
@@ -1035,12 +945,26 @@ zalloc(struct sim *s, size_t n, size_t sz)
  * Two passes over the tasks: count (dependencies, successors, compute
  * tasks per GPU, steps, tasks ready at once), then fill the lists.
  */
+static char *
+u128_str(char *buf, u128 v)
+{
+	char *p = buf + 47;
+
+	*p = '\0';
+	do
+		*--p = (char)('0' + (int)(v % 10));
+	while ((v /= 10) > 0);
+	return p;
+}
+
 static int
 setup_tasks(struct sim *s)
 {
 	const struct dag *d = s->d;
 	size_t i, j;
 	uint32_t gpus = s->net->gpus, gi, nsteps = 1;
+	u128 total = 0;
+	char buf[48];
 
 	s->pending = zalloc(s, d->n, sizeof(*s->pending));
 	s->succ_off = zalloc(s, d->n + 2, sizeof(*s->succ_off));
@@ -1066,8 +990,15 @@ setup_tasks(struct sim *s)
 			nsteps = t->step + 1U;
 		if (t->kind == DAG_COMPUTE)
 			s->g[t->gpu].n++;
-		else
+		else {
 			s->left[i] = t->amount;
+			total += t->amount;
+		}
+	}
+	if (total > UINT64_MAX) {
+		sim_fail(s, "the transfers total %s bytes, more than "
+		    "18446744073709551615", u128_str(buf, total));
+		return -1;
 	}
 	for (i = 0; i < d->n; i++)
 		s->succ_off[i + 2] += s->succ_off[i + 1];
@@ -1140,12 +1071,12 @@ setup_plans(struct sim *s)
 
 		if (p->task >= s->d->n || s->d->t[p->task].kind !=
 		    DAG_TRANSFER) {
-			fail(s, "plan for task %u, which is not a transfer",
+			sim_fail(s, "plan for task %u, which is not a transfer",
 			    p->task);
 			break;
 		}
 		if (s->plan_of[p->task] != NONE) {
-			fail(s, "task %u is planned twice", p->task);
+			sim_fail(s, "task %u is planned twice", p->task);
 			break;
 		}
 		s->plan_of[p->task] = p->sw;
@@ -1182,6 +1113,16 @@ static int
 setup_net(struct sim *s)
 {
 	size_t n = (size_t)s->net->switches * s->net->gpus, i;
+	u128 all = (u128)s->net->switches * s->net->bandwidth_bps;
+	char buf[48];
+
+	if (all > UINT64_MAX) {
+		sim_fail(s, "%u switches at %llu bit/s give a GPU %s bit/s, "
+		    "more than 18446744073709551615", s->net->switches,
+		    (unsigned long long)s->net->bandwidth_bps,
+		    u128_str(buf, all));
+		return -1;
+	}
 
 	s->partner = zalloc(s, n, sizeof(*s->partner));
 	s->lastp = zalloc(s, n, sizeof(*s->lastp));
@@ -1219,23 +1160,34 @@ setup_out(struct sim *s, struct sim_out *o)
 
 /* ---- the run ---- */
 
+/* A circuit event past 2^64-1 ps never comes: deadlock() says why. */
+static void
+circuit_push(struct sim *s, u128 t, int kind, uint32_t ci)
+{
+	if (t > UINT64_MAX)
+		s->clipped = 1;
+	else
+		push(s, (uint64_t)t, kind, 0, ci);
+}
+
 static void
 circuit_event(struct sim *s, int kind, uint32_t ci)
 {
 	const struct circuit *c = &s->sc->c[ci];
-	uint64_t base = s->sc->periodic ? s->cperiod[ci] * s->sc->period : 0;
+	u128 base = s->sc->periodic ? (u128)s->cperiod[ci] * s->sc->period :
+	    0, t;
 
 	if (kind == EV_UP) {
-		circuit_up(s, ci, c->to == SCHED_FOREVER ? UINT64_MAX :
-		    base + c->to);
+		t = c->to == SCHED_FOREVER ? UINT64_MAX : base + c->to;
+		circuit_up(s, ci, t > UINT64_MAX ? UINT64_MAX : (uint64_t)t);
 		if (c->to != SCHED_FOREVER)
-			push(s, base + c->to, EV_DOWN, 0, ci);
+			circuit_push(s, t, EV_DOWN, ci);
 		return;
 	}
 	circuit_down(s, ci);
 	if (s->sc->periodic) {
 		s->cperiod[ci]++;
-		push(s, base + s->sc->period + c->from, EV_UP, 0, ci);
+		circuit_push(s, base + s->sc->period + c->from, EV_UP, ci);
 	}
 }
 
@@ -1246,18 +1198,23 @@ deadlock(struct sim *s)
 	const struct dag_task *t;
 	size_t i;
 
+	if (s->clipped) {
+		sim_fail(s, "simulated time passes 18446744073709551615 ps with %zu "
+		    "of %zu tasks done", s->done, s->d->n);
+		return;
+	}
 	for (i = 0; i < s->d->n; i++)
 		if (s->ready[i] && s->out->end[i] == 0 &&
 		    s->d->t[i].kind == DAG_TRANSFER && s->left[i] > 0)
 			break;
 	if (i == s->d->n) {
-		fail(s, "deadlock at %llu ps: %zu of %zu tasks done, none "
+		sim_fail(s, "deadlock at %llu ps: %zu of %zu tasks done, none "
 		    "can start", (unsigned long long)s->now, s->done,
 		    s->d->n);
 		return;
 	}
 	t = &s->d->t[i];
-	fail(s, "deadlock at %llu ps: %zu of %zu tasks done; transfer %zu "
+	sim_fail(s, "deadlock at %llu ps: %zu of %zu tasks done; transfer %zu "
 	    "(%u->%u, %llu bytes) waits for a circuit %u-%u%s that never "
 	    "comes", (unsigned long long)s->now, s->done, s->d->n, i,
 	    t->gpu, t->dst, (unsigned long long)t->amount, t->gpu, t->dst,
@@ -1275,7 +1232,23 @@ stuck(struct sim *s)
 		s->last_moving = s->now;
 		return 0;
 	}
-	return s->now - s->last_moving > 2 * s->sc->period + 1;
+	return s->now - s->last_moving > (u128)2 * s->sc->period + 1;
+}
+
+/* A flow's end at 2^64-1 ps may only mark that it ends later. */
+static int
+flow_fits(struct sim *s, uint32_t i)
+{
+	const struct flow *f = &s->fl[i];
+	const struct dag_task *t = &s->d->t[s->seg[f->seg].task];
+
+	if (s->now < UINT64_MAX ||
+	    (u128)f->rate * (s->now - f->t0) >= f->work)
+		return 1;
+	sim_fail(s, "transfer %u (%u->%u, %llu bytes) ends after "
+	    "18446744073709551615 ps", s->seg[f->seg].task, t->gpu, t->dst,
+	    (unsigned long long)t->amount);
+	return 0;
 }
 
 static void
@@ -1286,6 +1259,8 @@ event(struct sim *s, const struct heap_item *it)
 	uint32_t idx = (uint32_t)it->val;
 	struct gpu *g;
 
+	if (kind == EV_COMPUTE || kind == EV_ARRIVE || kind == EV_PLAN)
+		s->nstruct++;
 	switch (kind) {
 	case EV_COMPUTE:
 		g = &s->g[s->d->t[idx].gpu];
@@ -1298,7 +1273,8 @@ event(struct sim *s, const struct heap_item *it)
 		try_compute(s, s->d->t[idx].gpu);
 		break;
 	case EV_FLOW:
-		if (s->fl[idx].live && (s->fl[idx].ver & 0xffffff) == ver)
+		if (s->fl[idx].live && (s->fl[idx].ver & 0xffffff) == ver &&
+		    flow_fits(s, idx))
 			flow_end(s, idx);
 		break;
 	case EV_ARRIVE:
@@ -1327,6 +1303,8 @@ loop(struct sim *s)
 			rebalance(s);
 			continue;
 		}
+		if (top != NULL && simskip_boundary(s, top->key))
+			continue;
 		if (!heap_pop(&s->h, &it) || stuck(s)) {
 			deadlock(s);
 			return;
@@ -1337,7 +1315,7 @@ loop(struct sim *s)
 		if ((s->out->events & 0xffff) != 0)
 			continue;
 		if (s->opt->time_limit > 0 && wclock_now() - t0 > s->opt->time_limit)
-			fail(s, "time limit of %g s reached at %llu ps with "
+			sim_fail(s, "time limit of %g s reached at %llu ps with "
 			    "%zu of %zu tasks done", s->opt->time_limit,
 			    (unsigned long long)s->now, s->done, s->d->n);
 		if (s->opt->progress != NULL)
@@ -1354,14 +1332,16 @@ finish(struct sim *s)
 
 	for (i = 0; s->sc != NULL && i < s->sc->nc; i++)
 		if (s->up_at[i] < o->makespan)
-			o->sw[s->sc->c[i].sw].up_ps += o->makespan -
-			    s->up_at[i];
+			add_u64(s, &o->sw[s->sc->c[i].sw].up_ps,
+			    o->makespan - s->up_at[i],
+			    "the circuit-up time of a switch (ps)");
 	for (g = 0; g < s->net->gpus; g++)
 		if (o->gpu[g].peak_buffer > o->peak_buffer)
 			o->peak_buffer = o->gpu[g].peak_buffer;
 	for (g = 0; g < s->net->switches; g++) {
 		o->sw[g].bytes = (uint64_t)(s->swork[g] / WORK_BYTE);
-		o->reconfigs += o->sw[g].reconfigs;
+		add_u64(s, &o->reconfigs, o->sw[g].reconfigs,
+		    "the reconfigurations");
 	}
 }
 
@@ -1401,6 +1381,7 @@ cleanup(struct sim *s)
 	free(s->cperiod);
 	free(s->swork);
 	heap_free(&s->h);
+	simskip_free(s);
 }
 
 int
@@ -1428,7 +1409,8 @@ sim_run(const struct dag *d, const struct net *net,
 	    setup_tasks(&s) == 0 && (s.ideal || setup_plans(&s) == 0)) {
 		for (i = 0; i < s.nroots && !s.failed; i++)
 			make_ready(&s, s.roots[i]);
-		loop(&s);
+		if (!s.failed && simskip_init(&s) == 0)
+			loop(&s);
 	}
 	if (!s.failed)
 		finish(&s);

@@ -1,0 +1,164 @@
+/*
+ * simstate: the state of one run of sim_run(), shared by sim.c and its
+ * period-skipping module simskip.c only; nothing else includes it.
+ * sim.c owns every array; sim_fail() records the first error.
+ */
+#ifndef SIMSTATE_H
+#define SIMSTATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dag.h"
+#include "heap.h"
+#include "net.h"
+#include "sched.h"
+#include "sim.h"
+
+typedef unsigned __int128 u128;
+
+#define NONE		UINT32_MAX
+#define PS_PER_S	1000000000000ULL
+#define WORK_BYTE	((u128)8 * PS_PER_S)	/* work units in one byte */
+
+enum ev { EV_COMPUTE, EV_FLOW, EV_ARRIVE, EV_PLAN, EV_UP, EV_DOWN };
+
+/* Bytes of one transfer, or part of one, moving over one hop. */
+struct seg {
+	uint32_t	task;
+	uint32_t	next;
+	uint64_t	bytes;
+	uint32_t	fdst;		/* final destination */
+	uint8_t		relayed;	/* held by a relay for fdst */
+};
+
+struct flow {
+	uint32_t	seg;
+	uint32_t	pair;
+	int32_t		sw;		/* planned switch, or -1 */
+	uint32_t	ver;
+	uint64_t	rate;		/* bit/s */
+	uint64_t	t0;		/* time of the last update */
+	u128		work;		/* bits x 10^12 still to send */
+	uint32_t	gprev, gnext;	/* the sender's active flows */
+	uint32_t	pos[2];		/* ideal: places in the port lists */
+	uint32_t	mark;
+	uint64_t	nrate;		/* ideal: rate being computed */
+	uint8_t		live;
+};
+
+struct pair {
+	uint32_t	src, dst;
+	uint32_t	qhead, qtail;	/* unplanned segments, FIFO */
+	uint32_t	flow;		/* the unplanned flow, or NONE */
+	uint32_t	up;		/* switches with the circuit up */
+	uint32_t	pbusy;		/* of those, running a planned flow */
+	uint32_t	pq;		/* first plan queue (one per switch) */
+	uint32_t	rhead, rtail;	/* relayed segments, served first */
+	uint32_t	gnext;		/* next pair from the same source */
+	uint64_t	qbytes;		/* bytes in the local queue */
+	uint64_t	held;		/* relay bytes src holds for dst */
+	uint64_t	until;		/* end of the circuit now up */
+};
+
+struct pqueue {
+	uint32_t	off, n, head;	/* into plan order */
+	uint32_t	flow;
+	int		waiting;	/* an EV_PLAN is pending */
+};
+
+struct port {
+	uint32_t	*f;
+	uint32_t	 n, cap;
+	uint64_t	 cap_bps;	/* water-filling */
+	uint32_t	 cnt, mark;
+	uint8_t		 isdirty;
+};
+
+struct gpu {
+	uint32_t	off, n, next;	/* compute tasks in order */
+	int		busy;
+	uint64_t	free_at;
+	uint64_t	ready_bytes, sent_bytes;
+	uint32_t	flows;		/* head of active flow list */
+	uint32_t	pairs;		/* head of its pairs as a source */
+};
+
+struct sim {
+	const struct dag	*d;
+	const struct net	*net;
+	const struct schedule	*sc;
+	const struct sim_opts	*opt;
+	struct sim_out		*out;
+	char			*err;
+	size_t			 errlen;
+	int			 ideal;
+	int			 vlb;
+	uint64_t		 vlb_cap;
+	uint64_t		 now, seq;
+	struct heap		 h;
+	/* tasks */
+	uint32_t		*pending, *succ, *comp, *plan_of;
+	size_t			*succ_off;
+	uint8_t			*ready;
+	uint32_t		*roots;		/* tasks without dependencies */
+	size_t			 nroots;
+	uint64_t		*left;		/* transfer bytes undelivered */
+	size_t			 done;
+	struct gpu		*g;
+	/* transfers */
+	struct seg		*seg;
+	size_t			 nseg, segcap;
+	uint32_t		 segfree;
+	struct flow		*fl;
+	size_t			 nfl, flcap;
+	uint32_t		 flfree;
+	uint32_t		 moving;	/* flows with a positive rate */
+	uint64_t		 arriving;	/* deliveries still in flight */
+	uint32_t		 computing;	/* GPUs running a task */
+	struct pair		*pr;
+	size_t			 npr, prcap;
+	uint32_t		*tpair;		/* transfer -> its pair */
+	uint64_t		*hkey;		/* pair hash: key + 1, 0 empty */
+	uint32_t		*hval;
+	size_t			 hcap;
+	struct pqueue		*pq;
+	uint32_t		*porder;
+	uint64_t		*pstart;	/* planned starts, plan order */
+	uint32_t		*partner, *lastp;	/* [sw * gpus + g] */
+	uint64_t		*up_at;		/* per circuit */
+	uint64_t		*cperiod;	/* per circuit: period index */
+	u128			*swork;		/* per switch: work carried */
+	/* ideal fabric */
+	struct port		*port;		/* 2 * gpus */
+	uint32_t		 epoch;
+	uint32_t		*qports, *qflows;
+	size_t			 qfcap;		/* qflows: one component's */
+	uint32_t		*dirty;		/* ports to rebalance at now */
+	size_t			 ndirty;
+	uint32_t		*minp;
+	uint64_t		 last_moving;
+	int			 failed;
+	/* periodic schedules: whole periods skipped in closed form */
+	uint64_t		 nstruct;	/* events that change more than work */
+	struct simskip		*skip;
+	int			 clipped;	/* circuits past 2^64-1 ps dropped */
+};
+
+/*
+ * When a flow with work left at t0 ends at rate bit/s: the first
+ * picosecond by which it is all sent, or UINT64_MAX when that is later
+ * (the event then only marks the limit; see flow_fits() in sim.c).
+ */
+static inline uint64_t
+sim_end_at(uint64_t t0, u128 work, uint64_t rate)
+{
+	u128 d = (work + rate - 1) / rate;
+
+	return d > UINT64_MAX - t0 ? UINT64_MAX : t0 + (uint64_t)d;
+}
+
+void	sim_fail(struct sim *, const char *, ...)
+	    __attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,152 @@
+#!/usr/bin/env bats
+# ocssim: regressions found by an adversarial test of fluxocs (issue 12).
+# Inputs of a few hundred bytes must cost work and memory that follow
+# their content, not their numbers, and every time and byte sum must be
+# exact or refused.  The hang and memory guards (timeout, ulimit -v)
+# only turn a hang into a failure; they assert no speed.
+
+load helpers
+
+# field FILE TYPE KEY: the values of KEY in the records of TYPE, as
+# report --dump prints them (jq would round 64-bit integers)
+field() {
+	report --dump "$1" | grep "^{\"type\":\"$2\"" |
+	    grep -o "\"$3\":[0-9]*" | cut -d: -f2
+}
+
+# net GPUS SWITCHES BPS [LATENCY]: a net record with no reconfiguration
+net() {
+	echo "{\"type\":\"net\",\"gpus\":$1,\"switches\":$2,\"bandwidth_bps\":$3,\"reconfig_ps\":0,\"latency_ps\":${4:-0}}"
+}
+
+# bounded CMD...: run CMD with a memory cap and a hang guard, on the
+# release build (the sanitizers reserve more address space than the cap).
+bounded() {
+	(ulimit -v 1000000; timeout 60 "$@")
+}
+
+@test "ocssim: regression: a slow transfer under a 50 ns periodic schedule grew memory without bound" {
+	set -o pipefail
+	{ hdr; net 2 1 256; xfer 0 '[]' 0 1 1000; } | pack | rotorsched -s 50ns > s.mp
+	bounded "$FLUXOCS_RELBIN/ocssim" -t < s.mp > out.mp
+	# 8000 bits at 256 bit/s over a circuit up all the time: 31.25 s
+	run field out.mp result makespan_ps
+	assert_output 31250000000000
+	run field out.mp result bytes_sent
+	assert_output 1000
+	run field out.mp switchstat up_ps
+	assert_output 31250000000000
+	run field out.mp switchstat bytes
+	assert_output 1000
+	run bash -c "timeout 60 ocssim < s.mp | report --dump | jq -c 'select(.type == \"result\") | .makespan_ps'"
+	assert_output 31250000000000
+}
+
+@test "ocssim: regression: a compute of 1e19 ps under a 100 us periodic schedule ran for ever" {
+	set -o pipefail
+	{ hdr; net 2 1 800000000000; comp 0 '[]' 0 10000000000000000000; } |
+	    pack | rotorsched -s 100us > s.mp
+	bounded "$FLUXOCS_RELBIN/ocssim" < s.mp > out.mp
+	# the circuit comes and goes 1e11 times: two events a period
+	run field out.mp result makespan_ps
+	assert_output 10000000000000000000
+	run field out.mp result events
+	assert_output 200000000000
+	run field out.mp gpustat busy_ps
+	assert_output '10000000000000000000
+0'
+	run field out.mp switchstat up_ps
+	assert_output 10000000000000000000
+	run bash -c "timeout 60 ocssim -l log.txt < s.mp > /dev/null && grep skip log.txt"
+	assert_output '200000000 skip 99999999998 periods to 10000000000000000000'
+}
+
+# The results of the unskipped simulator (fluxocs before the fix, which
+# took 2 s here): planned and unplanned transfers on two switches whose
+# circuits are up for part of each period, a compute, a delivery latency
+# and a plan that waits 30 ms.
+@test "ocssim: regression: periods skipped in closed form give the results of simulating each" {
+	{
+		hdr; net 4 2 1000000 5000000000
+		xfer 0 '[]' 0 1 10000
+		xfer 1 '[]' 0 1 5000
+		xfer 2 '[]' 2 3 1000
+		comp 3 '[2]' 3 12345678901
+		xfer 4 '[3]' 3 2 999
+		echo '{"type":"schedule","scheduler":"hand","periodic":true,"period_ps":50000}'
+		echo '{"type":"circuit","switch":0,"a":0,"b":1,"from_ps":10000,"to_ps":40000}'
+		echo '{"type":"circuit","switch":1,"a":0,"b":1,"from_ps":0,"to_ps":20000}'
+		echo '{"type":"circuit","switch":1,"a":2,"b":3,"from_ps":30000,"to_ps":50000}'
+		echo '{"type":"circuit","switch":0,"a":2,"b":3,"from_ps":45000,"to_ps":50000}'
+		echo '{"type":"plan","task":1,"switch":1,"start_ps":30000000000}'
+	} | mk s.mp
+	timeout 60 "$FLUXOCS_RELBIN/ocssim" -t -l log.txt < s.mp > out.mp
+	run grep -c ' skip ' log.txt
+	assert_output 5
+	run bash -c "report --dump out.mp | jq -c 'select(.type != \"header\" and .type != \"task\" and .type != \"net\" and .type != \"schedule\" and .type != \"circuit\" and .type != \"plan\" and .type != \"end\") | del(.events)'"
+	assert_output '{"type":"result","makespan_ps":134999970000,"step_ps":[134999970000],"peak_buffer_bytes":15000,"reconfigs":0,"bytes_sent":16999,"fabric":"schedule","scheduler":"hand"}
+{"type":"gpustat","gpu":0,"busy_ps":0,"stall_ps":0,"peak_buffer_bytes":15000,"bytes_sent":15000}
+{"type":"gpustat","gpu":1,"busy_ps":0,"stall_ps":0,"peak_buffer_bytes":0,"bytes_sent":0}
+{"type":"gpustat","gpu":2,"busy_ps":0,"stall_ps":0,"peak_buffer_bytes":1000,"bytes_sent":1000}
+{"type":"gpustat","gpu":3,"busy_ps":12345678901,"stall_ps":21000000000,"peak_buffer_bytes":999,"bytes_sent":999}
+{"type":"switchstat","switch":0,"reconfigs":0,"up_ps":94499975000,"bytes":8832,"utilization":0.3738413687411028}
+{"type":"switchstat","switch":1,"reconfigs":0,"up_ps":107999980000,"bytes":8166,"utilization":0.3024445004526853}
+{"type":"taskrun","id":0,"start_ps":0,"end_ps":118333330000}
+{"type":"taskrun","id":1,"start_ps":30000000000,"end_ps":134999970000}
+{"type":"taskrun","id":2,"start_ps":30000,"end_ps":21000000000}
+{"type":"taskrun","id":3,"start_ps":21000000000,"end_ps":33345678901}
+{"type":"taskrun","id":4,"start_ps":33345680000,"end_ps":54329650000}'
+}
+
+@test "ocssim: regression: a transfer of 2^64-1 bytes wrapped its end time and exited 0" {
+	{ hdr; net 4 2 800000000000; xfer 0 '[]' 0 1 18446744073709551615; } | mk s.mp
+	run ocssim -f ideal < s.mp
+	assert_failure 1
+	assert_output 'ocssim: transfer 0 (0->1, 18446744073709551615 bytes) ends after 18446744073709551615 ps'
+}
+
+@test "ocssim: regression: latency_ps of 2^64-1 wrapped the delivery time and exited 0" {
+	{ hdr; net 4 2 800000000000 18446744073709551615; xfer 0 '[]' 0 1 1000; } | mk s.mp
+	run ocssim -f ideal < s.mp
+	assert_failure 1
+	assert_output 'ocssim: transfer 0 arrives after 18446744073709551615 ps: it is sent at 5000 ps and latency_ps is 18446744073709551615'
+}
+
+@test "ocssim: regression: bytes_sent wrapped on a sum of two transfers" {
+	{ hdr; net 4 1 8000000000000000000
+	  xfer 0 '[]' 0 1 9223372036854775808; xfer 1 '[]' 2 3 9223372036854775808; } | mk s.mp
+	run ocssim -f ideal < s.mp
+	assert_failure 1
+	assert_output 'ocssim: the transfers total 18446744073709551616 bytes, more than 18446744073709551615'
+}
+
+@test "ocssim: regression: the port rate of all switches wrapped" {
+	{ hdr; net 4 2 18446744073709551615; xfer 0 '[]' 0 1 1000; } | mk s.mp
+	run ocssim -f ideal < s.mp
+	assert_failure 1
+	assert_output 'ocssim: 2 switches at 18446744073709551615 bit/s give a GPU 36893488147419103230 bit/s, more than 18446744073709551615'
+}
+
+@test "ocssim: regression: a compute ending past 2^64-1 ps wrapped" {
+	{ hdr; net 4 2 800000000000; comp 0 '[]' 0 18446744073709551615; comp 1 '[0]' 0 1; } | mk s.mp
+	run ocssim -f ideal < s.mp
+	assert_failure 1
+	assert_output 'ocssim: compute task 1 ends after 18446744073709551615 ps: it starts at 18446744073709551615 ps and lasts 1 ps'
+}
+
+@test "ocssim: regression: periodic circuits past 2^64-1 ps wrapped, but a run that ends at it is exact" {
+	base() { hdr; net 4 2 800000000000; comp 0 '[]' 0 18446744073709551615; }
+	sched() { echo '{"type":"schedule","scheduler":"hand","periodic":true,"period_ps":1000000}'
+	  echo '{"type":"circuit","switch":0,"a":0,"b":1,"from_ps":0,"to_ps":500000}'; }
+	{ base; xfer 1 '[0]' 0 1 1; sched; } | mk s.mp
+	run timeout 60 ocssim < s.mp
+	assert_failure 1
+	assert_output 'ocssim: simulated time passes 18446744073709551615 ps with 1 of 2 tasks done'
+	{ base; sched; } | mk s.mp
+	timeout 60 ocssim < s.mp > out.mp
+	run field out.mp result makespan_ps
+	assert_output 18446744073709551615
+	run field out.mp switchstat up_ps
+	assert_output '9223372036855000000
+0'
+}
