@@ -85,3 +85,28 @@ deps() {
 	assert_failure 1
 	assert_output 'dagbuild: stdin: byte 2835382: op 2000 (o2000): its task would have 1049600 deps, over the limit of 1048576 items a reader accepts'
 }
+
+@test "dagbuild: regression: a name over 159 bytes was cut silently" {
+	set -o pipefail
+	long=$(printf 'n%.0s' $(seq 300))
+	{ hdr; echo "{\"type\":\"op\",\"id\":0,\"rank\":0,\"kind\":\"compute\",\"name\":\"$long\",\"deps\":[],\"duration_ps\":5}"; } | mk in.mp
+	dagbuild < in.mp > out.mp
+	run bash -c "report --dump out.mp | jq -r 'select(.type == \"task\") | .name | length'"
+	assert_output 300
+	# past 4096 bytes a name is refused, whole, with its length
+	huge=$(printf 'n%.0s' $(seq 4097))
+	{ hdr; echo "{\"type\":\"op\",\"id\":0,\"rank\":0,\"kind\":\"compute\",\"name\":\"$huge\",\"deps\":[],\"duration_ps\":5}"; } | mk big.mp
+	run dagbuild < big.mp
+	assert_failure 1
+	assert_output --regexp '^dagbuild: stdin: byte [0-9]+: op record: key "name": 4097 bytes, over the 4096 a name may have$'
+}
+
+@test "dagbuild: regression: a reconfiguration or latency of 2^64-1 ps was taken, and overflowed downstream" {
+	op 0 0 compute '[]' '"duration_ps":5' | { hdr; cat; } | mk in.mp
+	for o in r L; do
+		run dagbuild -$o 18446744073709551615ps < in.mp
+		assert_failure 2
+		assert_line --index 0 "dagbuild: -$o 18446744073709551615ps: over the 4611686018427387904 ps (2^62) a delay may last"
+		dagbuild -$o 4611686018427387904ps < in.mp > out.mp
+	done
+}

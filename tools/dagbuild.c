@@ -18,6 +18,7 @@
 #include "die.h"
 #include "filter.h"
 #include "header.h"
+#include "horizon.h"
 #include "net.h"
 #include "rec.h"
 #include "stream.h"
@@ -112,6 +113,12 @@ has_dup(const uint32_t *v, uint32_t n)
 	return dup;
 }
 
+/*
+ * The longest op name taken, whole: the task names made of it, with
+ * "[part]", and a task's deps stay far below a reader's record limit.
+ */
+#define MAX_NAME	4096
+
 static void
 read_op(struct build *b, struct rec *r)
 {
@@ -126,6 +133,9 @@ read_op(struct build *b, struct rec *r)
 	o.rank = (uint32_t)rec_u64_max(r, "rank", NET_MAX_GPUS - 1);
 	o.kind = rec_enum(r, "kind", op_kinds);
 	nm = rec_str(r, "name", &len);
+	if (!r->failed && len > MAX_NAME)
+		rec_fail(r, "key \"name\": %zu bytes, over the %d a name may "
+		    "have", len, MAX_NAME);
 	deps = rec_array(r, "deps");
 	if (rec_has(r, "step"))
 		o.step = (uint32_t)rec_u64_max(r, "step", DAG_MAX_STEP);
@@ -564,7 +574,8 @@ add_task(struct build *b, const struct dag_task *t, const uint32_t *dep,
 
 	/*
 	 * Never write a deps array that every reader refuses.  The bytes
-	 * stay below STREAM_MAX_RECORD: at most 5 a dep, 160 for the name.
+	 * stay below STREAM_MAX_RECORD: at most 5 a dep, MAX_NAME + 16 for
+	 * the name.
 	 */
 	if (n > STREAM_MAX_ELEMS) {
 		snprintf(msg, sizeof(msg), "its task would have %zu deps, over "
@@ -736,7 +747,7 @@ count_gpus(const struct build *b)
 static void
 write_tasks(struct build *b, msgpack_packer *pk)
 {
-	char name[160];
+	char name[MAX_NAME + 16];	/* the op's name and "[part]" */
 	size_t i;
 
 	for (i = 0; i < b->dag.n; i++) {
@@ -808,6 +819,21 @@ unit_opt(const char *opt, const char *arg, const char *(*fn)(const char *,
 	}
 }
 
+/*
+ * A delay of the net: past 2^62 ps (53 days) no schedule's times could
+ * hold it (lib/horizon), so it is refused here, not downstream.
+ */
+static void
+time_opt(const char *opt, const char *arg, uint64_t *out)
+{
+	unit_opt(opt, arg, units_parse_time, out);
+	if (*out <= HORIZON_MAX_PS)
+		return;
+	warnmsg("-%s %s: over the %llu ps (2^62) a delay may last", opt,
+	    arg, (unsigned long long)HORIZON_MAX_PS);
+	usage();
+}
+
 static void
 parse_args(struct build *b, struct net *net, int argc, char **argv)
 {
@@ -835,11 +861,9 @@ parse_args(struct build *b, struct net *net, int argc, char **argv)
 			}
 			net->gpus = (uint32_t)v;
 			break;
-		case 'L': unit_opt("L", optarg, units_parse_time,
-			    &net->latency_ps); break;
+		case 'L': time_opt("L", optarg, &net->latency_ps); break;
 		case 'm': net->model = pick("m", optarg, net_models); break;
-		case 'r': unit_opt("r", optarg, units_parse_time,
-			    &net->reconfig_ps); break;
+		case 'r': time_opt("r", optarg, &net->reconfig_ps); break;
 		case 's':
 			if (units_parse_count(optarg, 1, NET_MAX_SWITCHES, &v)) {
 				warnmsg("-s %s: not a switch count", optarg);

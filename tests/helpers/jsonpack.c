@@ -41,7 +41,7 @@ ws(void)
 static void value(void);
 
 static size_t
-string(char *out)
+string(char *out, size_t cap)
 {
 	size_t n = 0;
 
@@ -64,6 +64,8 @@ string(char *out)
 				p += 4;
 			}
 		}
+		if (n == cap)
+			bad("string too long");
 		out[n++] = c;
 	}
 	p++;
@@ -152,7 +154,7 @@ object(void)
 	p++;
 	for (i = 0; i < n; i++) {
 		ws();
-		len = string(key);
+		len = string(key, sizeof(key));
 		msgpack_pack_str(&pk, len);
 		msgpack_pack_str_body(&pk, key, len);
 		ws();
@@ -172,7 +174,7 @@ object(void)
 static void
 value(void)
 {
-	char buf[4096];
+	char buf[16384];
 	size_t n;
 
 	ws();
@@ -181,7 +183,7 @@ value(void)
 	else if (*p == '[')
 		array();
 	else if (*p == '"') {
-		n = string(buf);
+		n = string(buf, sizeof(buf));
 		msgpack_pack_str(&pk, n);
 		msgpack_pack_str_body(&pk, buf, n);
 	} else if (strncmp(p, "true", 4) == 0) {
