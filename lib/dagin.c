@@ -93,3 +93,14 @@ dagin_read(struct dagin *in, FILE *fp, const char *name,
 	}
 	return 0;
 }
+
+void
+dagin_unscheduled(void *arg, struct rec *r, const struct stream_rec *sr)
+{
+	(void)arg;
+	if (stream_rec_is(sr, "schedule") || stream_rec_is(sr, "circuit") ||
+	    stream_rec_is(sr, "plan") || stream_rec_is(sr, "solve"))
+		rec_fail(r, "the stream holds a schedule already");
+	else if (stream_rec_is(sr, "result"))
+		rec_fail(r, "the stream has been simulated already");
+}

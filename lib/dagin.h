@@ -10,6 +10,10 @@
  * reports problems through the record), everything passed through;
  * it returns 0, or -1 with a message in the caller's buffer.  The
  * struct owns its dag; dagin_free() releases it.
+ *
+ * dagin_unscheduled() is such a function for a scheduler's input: it
+ * refuses a schedule, circuit, plan or solve record (the stream holds a
+ * schedule already) and a result (it was simulated already).
  */
 #ifndef DAGIN_H
 #define DAGIN_H
@@ -36,5 +40,7 @@ int		 dagin_read(struct dagin *, FILE *, const char *,
 		    struct stream_writer *, const char *, int, char *const *,
 		    void (*)(void *, struct rec *, const struct stream_rec *),
 		    void *, char *, size_t);
+void		 dagin_unscheduled(void *, struct rec *,
+		    const struct stream_rec *);
 
 #endif

@@ -52,18 +52,6 @@ on_int(int sig)
 	stop = 1;
 }
 
-/* Records besides the net and tasks: a schedule already is refused. */
-static void
-other(void *arg, struct rec *r, const struct stream_rec *sr)
-{
-	(void)arg;
-	if (stream_rec_is(sr, "schedule") || stream_rec_is(sr, "circuit") ||
-	    stream_rec_is(sr, "plan") || stream_rec_is(sr, "solve"))
-		rec_fail(r, "the stream holds a schedule already");
-	else if (stream_rec_is(sr, "result"))
-		rec_fail(r, "the stream has been simulated already");
-}
-
 static void
 read_input(struct dagin *in, struct stream_writer *w, int argc,
     char **argv)
@@ -71,8 +59,8 @@ read_input(struct dagin *in, struct stream_writer *w, int argc,
 	unsigned __int128 total;
 	char err[400], num[48];
 
-	if (dagin_read(in, stdin, "stdin", w, "fluxsolve", argc, argv, other,
-	    NULL, err, sizeof(err)) != 0)
+	if (dagin_read(in, stdin, "stdin", w, "fluxsolve", argc, argv,
+	    dagin_unscheduled, NULL, err, sizeof(err)) != 0)
 		die("%s", err);
 	if (horizon_total(&in->dag, &in->net, &total) == 0)
 		return;

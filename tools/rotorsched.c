@@ -382,26 +382,14 @@ bvn(struct schedule *sc, const struct dagin *in)
 
 /* ---- stream ---- */
 
-/* Records besides the net and tasks: a schedule or a result is refused. */
-static void
-other(void *arg, struct rec *r, const struct stream_rec *sr)
-{
-	(void)arg;
-	if (stream_rec_is(sr, "schedule") || stream_rec_is(sr, "circuit") ||
-	    stream_rec_is(sr, "plan") || stream_rec_is(sr, "solve"))
-		rec_fail(r, "the stream holds a schedule already");
-	else if (stream_rec_is(sr, "result"))
-		rec_fail(r, "the stream has been simulated already");
-}
-
 static void
 read_input(struct dagin *in, struct stream_writer *w, int argc,
     char **argv)
 {
 	char err[400];
 
-	if (dagin_read(in, stdin, "stdin", w, "rotorsched", argc, argv, other,
-	    NULL, err, sizeof(err)) != 0)
+	if (dagin_read(in, stdin, "stdin", w, "rotorsched", argc, argv,
+	    dagin_unscheduled, NULL, err, sizeof(err)) != 0)
 		die("%s", err);
 }
 
