@@ -255,6 +255,9 @@ bench-flux: all
 bench-greedy: all
 	@pipelines/bench-greedy
 
+bench-limits: all
+	@pipelines/bench-limits
+
 install: all
 	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANPREFIX)/man1 \
 	    $(DESTDIR)$(MANPREFIX)/man5 $(DESTDIR)$(MANPREFIX)/man7
@@ -273,6 +276,6 @@ clean:
 	rm -rf $(B)
 
 .PHONY: all tools deps asan clang fuzz fuzz-build fuzz-corpus check \
-	traces demo figures bench bench-flux bench-greedy \
+	traces demo figures bench bench-flux bench-greedy bench-limits \
 	install uninstall clean
 .SECONDARY:
