@@ -356,8 +356,24 @@ ring_ar() {
 	set -o pipefail
 	tracegen -l 1 -t 2 -d 1 | dagbuild -g 2 -s 1 | rotorsched -s 20us -f vlb > s.mp
 	ocssim -f static < s.mp > out.mp
-	run bash -c "report --dump out.mp | jq -c 'select(.type == \"result\") | .fabric'"
-	assert_output '"static"'
+	total=$(report --dump s.mp | jq -s '[.[] | select(.type == "task" and .kind == "transfer") | .bytes] | add')
+	run bash -c "report --dump out.mp | jq -c 'select(.type == \"result\") | [.fabric, .bytes_sent]'"
+	assert_output "[\"static\",$total]"
+}
+
+@test "ocssim: a static ring never relays, though the stream's schedule asks for two-hop forwarding" {
+	set -o pipefail
+	# 4 GPUs, 2 switches: the rotor schedule relays (so the check
+	# can fail), the static ring of the same stream sends every byte
+	# once, from its source
+	tracegen -l 1 -t 4 -d 1 | dagbuild -g 4 -s 2 | rotorsched -s 20us -f vlb > s.mp
+	total=$(report --dump s.mp | jq -s '[.[] | select(.type == "task" and .kind == "transfer") | .bytes] | add')
+	ocssim < s.mp > vlb.mp
+	sent=$(report --dump vlb.mp | jq 'select(.type == "result") | .bytes_sent')
+	[ "$sent" -gt "$total" ] || fail "two-hop sent $sent of $total bytes: no relay"
+	ocssim -f static -c ring < s.mp > out.mp
+	run bash -c "report --dump out.mp | jq -c 'select(.type == \"result\") | [.fabric, .bytes_sent]'"
+	assert_output "[\"static\",$total]"
 }
 
 @test "ocssim: a planned transfer does not start before its planned start" {

@@ -74,9 +74,15 @@ alltoall8() {
 
 @test "rotorsched: BvN slots on one switch are separated by tau" {
 	tracegen -l 1 | dagbuild -r 10us > dag.mp
-	rotorsched -m bvn < dag.mp | ocssim > out.mp
+	rotorsched -m bvn < dag.mp > s.mp
+	ocssim < s.mp > out.mp
 	run bash -c "report --dump out.mp | jq -c 'select(.type == \"schedule\") | [.scheduler, .periodic]'"
 	assert_output '["bvn",true]'
+	# per switch, the slots (circuits by start) in order: each starts
+	# at least tau = 10 us after the previous one ends; some switch
+	# has more than one slot to check
+	run bash -c "report --dump s.mp | jq -s -c '[.[] | select(.type == \"circuit\")] | group_by(.switch) | map(group_by(.from_ps) | map({from: .[0].from_ps, to: (map(.to_ps) | max)})) | map(select(length > 1) | [range(1; length) as \$i | .[\$i].from - .[\$i - 1].to] | min >= 10000000) | [length > 0, all]'"
+	assert_output '[true,true]'
 }
 
 @test "rotorsched: the paper's workload runs under both baselines" {
