@@ -358,3 +358,29 @@ sched_check(struct schedule *s, const struct net *n, char *err, size_t len)
 	}
 	return 0;
 }
+
+/*
+ * A schedule, circuit or plan record into the schedule, as a reader of
+ * schedules takes them after the net (n NULL: none read yet, and a
+ * circuit or plan is refused).  Returns 1 when the record was one of
+ * them (problems through the record), 0 for any other.
+ */
+int
+sched_take(struct rec *r, const struct stream_rec *sr, struct schedule *s,
+    const struct net *n)
+{
+	int circ = stream_rec_is(sr, "circuit"), plan = stream_rec_is(sr,
+	    "plan");
+
+	if ((circ || plan) && n == NULL)
+		rec_fail(r, "comes before the net record");
+	else if (stream_rec_is(sr, "schedule"))
+		sched_read_schedule(r, s);
+	else if (circ)
+		sched_read_circuit(r, s, n);
+	else if (plan)
+		sched_read_plan(r, s, n);
+	else
+		return 0;
+	return 1;
+}

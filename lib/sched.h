@@ -6,8 +6,11 @@
  * [from_ps, to_ps); a periodic schedule gives one period and repeats.
  * Plans pin transfers to a switch, in start order per directed pair.
  * The struct owns its arrays.  Readers report through the record's
- * sticky error; sched_check() sorts the circuits by (switch, from, a)
- * and names the first violation in the caller's buffer.
+ * sticky error; sched_take() routes a schedule, circuit or plan record
+ * to its reader (returns 1; 0 for any other record), refusing a circuit
+ * or plan when no net has been read (net NULL).  sched_check() sorts
+ * the circuits by (switch, from, a) and names the first violation in
+ * the caller's buffer.
  */
 #ifndef SCHED_H
 #define SCHED_H
@@ -55,6 +58,8 @@ int	sched_read_schedule(struct rec *, struct schedule *);
 int	sched_read_circuit(struct rec *, struct schedule *,
 	    const struct net *);
 int	sched_read_plan(struct rec *, struct schedule *, const struct net *);
+int	sched_take(struct rec *, const struct stream_rec *,
+	    struct schedule *, const struct net *);
 int	sched_add_circuit(struct schedule *, uint32_t, uint32_t, uint32_t,
 	    uint64_t, uint64_t);
 void	sched_write_schedule(msgpack_packer *, const struct schedule *);

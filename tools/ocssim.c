@@ -61,18 +61,10 @@ static void
 other(void *arg, struct rec *r, const struct stream_rec *sr)
 {
 	struct input *in = arg;
-	int after_net = stream_rec_is(sr, "circuit") ||
-	    stream_rec_is(sr, "plan");
 
-	if (after_net && !in->di.have_net)
-		rec_fail(r, "comes before the net record");
-	else if (stream_rec_is(sr, "schedule"))
-		sched_read_schedule(r, &in->sc);
-	else if (stream_rec_is(sr, "circuit"))
-		sched_read_circuit(r, &in->sc, &in->di.net);
-	else if (stream_rec_is(sr, "plan"))
-		sched_read_plan(r, &in->sc, &in->di.net);
-	else if (stream_rec_is(sr, "result"))
+	if (sched_take(r, sr, &in->sc, in->di.have_net ? &in->di.net : NULL))
+		return;
+	if (stream_rec_is(sr, "result"))
 		rec_fail(r, "the stream has been simulated already");
 }
 

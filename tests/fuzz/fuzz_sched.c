@@ -1,6 +1,6 @@
 /*
  * fuzz_sched: schedules (lib/sched: schedule, circuit and plan
- * records) as ocssim reads them after the net and the tasks, then
+ * records) as ocssim reads them (sched_take()), then
  * sched_check() on what was read whole.
  */
 #include <stdint.h>
@@ -19,17 +19,9 @@ static void
 other(void *arg, struct rec *r, const struct stream_rec *sr)
 {
 	struct input *in = arg;
-	int after_net = stream_rec_is(sr, "circuit") ||
-	    stream_rec_is(sr, "plan");
 
-	if (after_net && !in->di.have_net)
-		rec_fail(r, "comes before the net record");
-	else if (stream_rec_is(sr, "schedule"))
-		sched_read_schedule(r, &in->sc);
-	else if (stream_rec_is(sr, "circuit"))
-		sched_read_circuit(r, &in->sc, &in->di.net);
-	else if (stream_rec_is(sr, "plan"))
-		sched_read_plan(r, &in->sc, &in->di.net);
+	(void)sched_take(r, sr, &in->sc, in->di.have_net ? &in->di.net :
+	    NULL);
 }
 
 int
