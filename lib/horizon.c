@@ -1,5 +1,4 @@
 #include <stdint.h>
-#include <stdio.h>
 
 #include "dag.h"
 #include "horizon.h"
@@ -34,23 +33,4 @@ horizon_total(const struct dag *d, const struct net *n,
 	}
 	*total = sum;
 	return sum > HORIZON_MAX_PS ? -1 : 0;
-}
-
-/* The decimal digits of v into buf; -1 when buf is too small. */
-int
-horizon_format(unsigned __int128 v, char *buf, size_t len)
-{
-	char tmp[48];
-	size_t i = sizeof(tmp), k;
-
-	tmp[--i] = '\0';
-	do {
-		tmp[--i] = (char)('0' + (int)(v % 10));
-		v /= 10;
-	} while (v != 0);
-	k = sizeof(tmp) - i;
-	if (k > len)
-		return -1;
-	snprintf(buf, len, "%s", tmp + i);
-	return 0;
 }

@@ -14,8 +14,7 @@
  * most HORIZON_MAX_PS, or -1; *total is the total, or on -1 the
  * partial sum that first passed the limit.  It reads the
  * DAG and the net (whose bandwidth net_read() made positive) and owns
- * nothing.  horizon_format() writes a 128-bit number in decimal; -1
- * when the buffer is too small.
+ * nothing.
  */
 #ifndef HORIZON_H
 #define HORIZON_H
@@ -27,6 +26,5 @@
 
 int	horizon_total(const struct dag *, const struct net *,
 	    unsigned __int128 *);
-int	horizon_format(unsigned __int128, char *, size_t);
 
 #endif

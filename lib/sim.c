@@ -13,6 +13,7 @@
 #include "sim.h"
 #include "simskip.h"
 #include "simstate.h"
+#include "units.h"
 #include "wclock.h"
 
 const char *const sim_fabrics[] = { "schedule", "ideal", "static", NULL };
@@ -945,18 +946,6 @@ zalloc(struct sim *s, size_t n, size_t sz)
  * Two passes over the tasks: count (dependencies, successors, compute
  * tasks per GPU, steps, tasks ready at once), then fill the lists.
  */
-static char *
-u128_str(char *buf, u128 v)
-{
-	char *p = buf + 47;
-
-	*p = '\0';
-	do
-		*--p = (char)('0' + (int)(v % 10));
-	while ((v /= 10) > 0);
-	return p;
-}
-
 static int
 setup_tasks(struct sim *s)
 {
@@ -997,7 +986,7 @@ setup_tasks(struct sim *s)
 	}
 	if (total > UINT64_MAX) {
 		sim_fail(s, "the transfers total %s bytes, more than "
-		    "18446744073709551615", u128_str(buf, total));
+		    "18446744073709551615", units_fmt_u128(buf, sizeof(buf), total));
 		return -1;
 	}
 	for (i = 0; i < d->n; i++)
@@ -1120,7 +1109,7 @@ setup_net(struct sim *s)
 		sim_fail(s, "%u switches at %llu bit/s give a GPU %s bit/s, "
 		    "more than 18446744073709551615", s->net->switches,
 		    (unsigned long long)s->net->bandwidth_bps,
-		    u128_str(buf, all));
+		    units_fmt_u128(buf, sizeof(buf), all));
 		return -1;
 	}
 

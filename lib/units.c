@@ -196,6 +196,19 @@ units_fmt_rate(char *buf, size_t n, uint64_t bps)
 	return fmt_units(buf, n, bps, rate_units, 5);
 }
 
+char *
+units_fmt_u128(char *buf, size_t n, unsigned __int128 v)
+{
+	char tmp[48], *p = tmp + sizeof(tmp) - 1;
+
+	*p = '\0';
+	do
+		*--p = (char)('0' + (int)(v % 10));
+	while ((v /= 10) > 0);
+	snprintf(buf, n, "%s", p);
+	return buf;
+}
+
 const char *
 units_parse_seconds(const char *s, double *v)
 {

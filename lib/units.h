@@ -13,7 +13,9 @@
  *
  * Printers write into the caller's buffer (UNITS_BUFSZ is enough) and
  * return it; they round to at most three significant decimals and are
- * meant for people, never for the stream.
+ * meant for people, never for the stream.  units_fmt_u128() writes a
+ * 128-bit count exactly, in decimal, for messages that name a figure
+ * past 64 bits (40 bytes hold any).
  */
 #ifndef UNITS_H
 #define UNITS_H
@@ -33,5 +35,6 @@ const char	*units_parse_seconds(const char *, double *);
 char	*units_fmt_time(char *, size_t, uint64_t);
 char	*units_fmt_size(char *, size_t, uint64_t);
 char	*units_fmt_rate(char *, size_t, uint64_t);
+char	*units_fmt_u128(char *, size_t, unsigned __int128);
 
 #endif

@@ -63,7 +63,7 @@ handcase() {
 # compute tasks of 1..300 ps, each task depending on each earlier one
 # with odds 1 in 4, tau 0..120 ps, latency 0..30 ps.
 randcase() {
-	local G S tau lat nx nc i d deps src dst
+	local G S tau lat nx nc
 
 	RANDOM=$1
 	G=$((2 + RANDOM % 3))
@@ -74,23 +74,7 @@ randcase() {
 	nc=$((RANDOM % 4))
 	hdr
 	net $G $S $tau $lat
-	for ((i = 0; nx + nc > 0; i++)); do
-		deps=
-		for ((d = 0; d < i; d++)); do
-			if ((RANDOM % 4 == 0)); then
-				deps=$deps${deps:+,}$d
-			fi
-		done
-		if ((nc > 0 && RANDOM % (nx + nc) < nc)); then
-			nc=$((nc - 1))
-			comp $i "[$deps]" $((RANDOM % G)) $((1 + RANDOM % 300))
-		else
-			nx=$((nx - 1))
-			src=$((RANDOM % G))
-			dst=$(((src + 1 + RANDOM % (G - 1)) % G))
-			xfer $i "[$deps]" $src $dst $((1 + RANDOM % 200))
-		fi
-	done
+	randtasks "$G" "$nx" "$nc"
 }
 
 # solve FILE KEY: one key of the solve record.

@@ -57,3 +57,28 @@ xfer() {
 comp() {
 	echo "{\"type\":\"task\",\"id\":$1,\"kind\":\"compute\",\"deps\":$2,\"gpu\":$3,\"duration_ps\":$4}"
 }
+
+# randtasks G NX NC: NX transfers of 1..200 bytes and NC compute tasks
+# of 1..300 ps on G GPUs, in a random order drawn from $RANDOM, each
+# task depending on each earlier one with odds 1 in 4, as JSON lines.
+randtasks() {
+	local G=$1 nx=$2 nc=$3 i d deps src dst
+
+	for ((i = 0; nx + nc > 0; i++)); do
+		deps=
+		for ((d = 0; d < i; d++)); do
+			if ((RANDOM % 4 == 0)); then
+				deps=$deps${deps:+,}$d
+			fi
+		done
+		if ((nc > 0 && RANDOM % (nx + nc) < nc)); then
+			nc=$((nc - 1))
+			comp $i "[$deps]" $((RANDOM % G)) $((1 + RANDOM % 300))
+		else
+			nx=$((nx - 1))
+			src=$((RANDOM % G))
+			dst=$(((src + 1 + RANDOM % (G - 1)) % G))
+			xfer $i "[$deps]" $src $dst $((1 + RANDOM % 200))
+		fi
+	done
+}

@@ -114,7 +114,7 @@ handcase() {
 # task depending on each earlier one with odds 1 in 4, tau 40..160 ps,
 # latency 0..30 ps.
 swcase() {
-	local G S tau lat nx nc i d deps src dst
+	local G S tau lat nx nc
 
 	RANDOM=$1
 	G=$((4 + RANDOM % 3))
@@ -125,23 +125,7 @@ swcase() {
 	nc=$((RANDOM % 4))
 	hdr
 	net $G $S $tau $lat "${2:-switch}"
-	for ((i = 0; nx + nc > 0; i++)); do
-		deps=
-		for ((d = 0; d < i; d++)); do
-			if ((RANDOM % 4 == 0)); then
-				deps=$deps${deps:+,}$d
-			fi
-		done
-		if ((nc > 0 && RANDOM % (nx + nc) < nc)); then
-			nc=$((nc - 1))
-			comp $i "[$deps]" $((RANDOM % G)) $((1 + RANDOM % 300))
-		else
-			nx=$((nx - 1))
-			src=$((RANDOM % G))
-			dst=$(((src + 1 + RANDOM % (G - 1)) % G))
-			xfer $i "[$deps]" $src $dst $((1 + RANDOM % 200))
-		fi
-	done
+	randtasks "$G" "$nx" "$nc"
 }
 
 # bigcase SEED: a larger random DAG as JSON lines, beyond fluxenum:

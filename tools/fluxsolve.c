@@ -64,10 +64,10 @@ read_input(struct dagin *in, struct stream_writer *w, int argc,
 		die("%s", err);
 	if (horizon_total(&in->dag, &in->net, &total) == 0)
 		return;
-	horizon_format(total, num, sizeof(num));
 	die("stdin: the tasks in series take at least %s ps with a "
 	    "reconfiguration each, over the %llu ps (2^62) that the times of "
-	    "a schedule are kept within", num,
+	    "a schedule are kept within", units_fmt_u128(num, sizeof(num),
+	    total),
 	    (unsigned long long)HORIZON_MAX_PS);
 }
 
