@@ -376,6 +376,42 @@ ring_ar() {
 	assert_output "[\"static\",$total]"
 }
 
+# $2 bytes from GPU 0 to GPU 1 on a rotor of 4 GPUs and one switch, at
+# 800 Gbit/s (100 bytes a ns) and a 1 us reconfiguration: slots of
+# 10 us, each up 9 us (900 KB), matchings 0-1 2-3, 0-2 1-3, 0-3 1-2,
+# relays capped at $1.  Prints the makespan, the bytes sent and the
+# peak buffers of relays 2 and 3.
+relay_case() {
+	{
+		hdr
+		echo '{"type":"net","gpus":4,"switches":1,"bandwidth_bps":800000000000,"reconfig_ps":1000000}'
+		xfer 0 '[]' 0 1 "$2"
+	} | pack | rotorsched -f vlb -c "$1" > s.mp
+	ocssim < s.mp > out.mp
+	report --dump out.mp | jq -s -c '[(.[] | select(.type == "result") | .makespan_ps, .bytes_sent), [.[] | select(.type == "gpustat" and .gpu >= 2) | .peak_buffer_bytes]]'
+}
+
+@test "ocssim: the relay cap binds, and frees as relays forward, worked by hand" {
+	set -o pipefail
+	# 2 MB, cap 100 KB: 900 KB direct in 1-10 us; 100 KB to relay 2 at
+	# 11-12 us, then 2 holds its cap and takes no more; 100 KB to
+	# relay 3 at 21-22 us (2 forwards its 100 KB to 1 at 21-22 us);
+	# the last 900 KB direct at 31-40 us; 3 forwards at 41-42 us.
+	run relay_case 100KB 2000000
+	assert_output '[42000000,2200000,[100000,100000]]'
+	# 2 MB, cap 900 KB: 900 KB direct; 900 KB to 2 in 11-20 us; the last
+	# 200 KB to 3 at 21-23 us; 3 forwards them at 41-43 us.
+	run relay_case 900KB 2000000
+	assert_output '[43000000,3100000,[900000,200000]]'
+	# 4 MB, cap 100 KB: each period of 30 us moves 900 KB direct and
+	# 100 KB through each relay, which forwards it in time to take
+	# 100 KB again a period later: 3.1, 2.9 left after period 1, then
+	# 2.0 and 1.8, 0.9 and 0.7; the last 700 KB direct at 91-98 us,
+	# relay 3's last 100 KB to 1 at 101-102 us; relays sent 300 KB each
+	run relay_case 100KB 4000000
+	assert_output '[102000000,4600000,[100000,100000]]'
+}
+
 @test "ocssim: a planned transfer does not start before its planned start" {
 	{
 		hdr; echo "$NET"
