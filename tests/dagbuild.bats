@@ -168,6 +168,54 @@ end '
 	cmp dag.mp "$DATA/dagbuild-l1-t2-d2.msgpack"
 }
 
+# ringcheck OPS TASKS: the ids of the ops of the JSON lines OPS whose
+# tasks in TASKS are not what the brief says: a compute op, one compute
+# task on its rank with its duration; a ring all-reduce of S bytes over
+# n ranks, 2(n - 1) transfers from the rank to the next of its group,
+# S/n each.  Then whether TASKS holds those tasks and no others.
+ringcheck() {
+	jq -n -c --slurpfile o "$1" --slurpfile t "$2" '
+	    [$o[] | select(.type == "op")] as $ops |
+	    [$t[] | select(.type == "task")] as $tasks |
+	    [$ops[] as $p | ($tasks | map(select(.op == $p.id))) as $ts |
+	     if $p.kind == "compute" then
+		select(($ts | length) != 1 or $ts[0].kind != "compute" or
+		    $ts[0].gpu != $p.rank or
+		    $ts[0].duration_ps != $p.duration_ps)
+	     else
+		($p.group | length) as $n |
+		($p.group | index($p.rank)) as $i |
+		select(($ts | length) != 2 * ($n - 1) or
+		    ([$ts[] | .kind == "transfer" and .src == $p.rank and
+		      .bytes * $n == $p.size and
+		      .dst == $p.group[($i + 1) % $n]] | all | not))
+	     end | $p.id],
+	    ($tasks | length) == ($ops | map(if .kind == "compute" then 1
+		else 2 * ((.group | length) - 1) end) | add)'
+}
+
+@test "dagbuild: the golden stream's tasks are those of its ops, checked from the ops" {
+	report --dump "$DATA/tracegen-l1-t2-d2.msgpack" > ops.json
+	report --dump "$DATA/dagbuild-l1-t2-d2.msgpack" > dag.json
+	run ringcheck ops.json dag.json
+	assert_output '[]
+true'
+	# the check can fail: a byte more in one transfer of op 12, a
+	# compute task of op 0 a picosecond longer, a transfer dropped
+	jq -c 'if .type == "task" and .id == 16 then .bytes += 1 else . end' dag.json > a.json
+	run ringcheck ops.json a.json
+	assert_output '[12]
+true'
+	jq -c 'if .type == "task" and .id == 0 then .duration_ps += 1 else . end' dag.json > b.json
+	run ringcheck ops.json b.json
+	assert_output '[0]
+true'
+	jq -c 'select(.type != "task" or .id != 16)' dag.json > c.json
+	run ringcheck ops.json c.json
+	assert_output '[12]
+false'
+}
+
 @test "dagbuild: empty input exits 1" {
 	run dagbuild < /dev/null
 	assert_failure 1

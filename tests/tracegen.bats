@@ -139,6 +139,30 @@ opsum() {
 	cmp s.mp "$DATA/tracegen-l1-t2-d2.msgpack"
 }
 
+@test "tracegen: the golden stream's numbers are the brief's formulas" {
+	# Llama 3 8B, h 4096, FFN 14336, 8 KV heads of 128, s 4096, b 1,
+	# over tp 2: attention forward 2sh(h + 2048) + 2s^2h + 2sh^2, MLP
+	# 2s 3h 14336, backward twice that; the roofline at 40% of the
+	# A100 (312 TFLOP/s, 2.0 TB/s), to a picosecond; TP all-reduces of
+	# the bf16 activation s h 2, DP ones of a layer's 218,112,000
+	# parameters over tp in bf16
+	report --dump "$DATA/tracegen-l1-t2-d2.msgpack" > ops.json
+	run jq -s -c '
+	    (2 * 4096 * 4096 * (4096 + 2048) + 2 * 4096 * 4096 * 4096 +
+	     2 * 4096 * 4096 * 4096) as $attn |
+	    (2 * 4096 * 3 * 4096 * 14336) as $mlp |
+	    {"l0.fwd.attn": ($attn / 2), "l0.fwd.mlp": ($mlp / 2),
+	     "l0.bwd.attn": $attn, "l0.bwd.mlp": $mlp} as $f |
+	    [.[] | select(.type == "op")] |
+	    [(map(select(.kind == "compute") | .flops == $f[.name]) | all),
+	     (map(select(.kind == "compute") |
+		([.flops / (312e12 * 0.4), .bytes / (2e12 * 0.4)] | max) * 1e12 -
+		.duration_ps | fabs <= 1) | all),
+	     (map(select(.kind == "allreduce") | [(.group | length), .size]) |
+		unique), length]' ops.json
+	assert_output '[true,true,[[2,33554432],[2,218112000]],36]'
+}
+
 @test "tracegen: bad options exit 2 with usage" {
 	for o in "-t 3" "-t 16" "-l 0" "-l 33" "-e 1.5" "-e 0" "-e x" "-g v100" \
 	    "-G fp8" "-p 3" "-s 0" "-s 9000" "-x" "extra" "-m 1.5" "-d -1"; do
