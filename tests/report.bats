@@ -145,6 +145,36 @@ golden() {
 	cmp table.txt "$DATA/report-table.txt"
 }
 
+@test "report: the golden runs' numbers hold without report or the simulator" {
+	(cd "$DATA" && report --json run-ideal.msgpack run-greedy.msgpack \
+	    run-rotor.msgpack run-bvn.msgpack) > out.json
+	# x ideal and x best are each makespan over the ideal's and over
+	# the best scheduler's, from the result records themselves
+	for f in ideal greedy rotor bvn; do
+		report --dump "$DATA/run-$f.msgpack" | jq -c 'select(.type == "result") | .makespan_ps'
+	done > m.txt
+	run jq -s -c --slurpfile m m.txt '[.[] | [.makespan_ps, .x_ideal, .x_best]] ==
+	    [$m[] as $x | [$x, $x / $m[0], $x / ($m[1:] | min)]]' out.json
+	assert_output true
+	# the greedy's "optimal, gap 0" is right: its makespan is the DAG's
+	# critical path with each transfer on one circuit, bytes x 10 ps
+	# at 800 Gbit/s, which no schedule can beat
+	report --dump "$DATA/run-greedy.msgpack" > g.json
+	run jq -s -c '[.[] | select(.type == "net") | .bandwidth_bps, .latency_ps],
+	    (reduce (.[] | select(.type == "task")) as $t ({};
+		.[$t.id | tostring] = ([$t.deps[] as $d | .[$d | tostring]] |
+		max // 0) + (if $t.kind == "compute" then $t.duration_ps
+		else $t.bytes * 10 end)) | [.[]] | max),
+	    (.[] | select(.type == "result") | .makespan_ps)' g.json
+	assert_output '[800000000000,0]
+26314499939
+26314499939'
+	# and every byte left its source once, the greedy never relays
+	run jq -s '([.[] | select(.type == "task" and .kind == "transfer") | .bytes] | add) ==
+	    (.[] | select(.type == "result") | .bytes_sent)' g.json
+	assert_output true
+}
+
 # run FILE TAU MAKESPAN FABRIC SCHEDULER [TASK]: a hand-made run.
 run_stream() {
 	{
