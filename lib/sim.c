@@ -491,6 +491,7 @@ plan_try(struct sim *s, uint32_t pi, uint32_t sw)
 	if (s->now < s->pstart[q->off + q->head]) {	/* not before its plan */
 		if (!q->waiting) {
 			q->waiting = 1;
+			s->planned++;
 			push(s, s->pstart[q->off + q->head], EV_PLAN, sw, pi);
 		}
 		return;
@@ -1211,13 +1212,17 @@ deadlock(struct sim *s)
 	    " on its planned switch" : "");
 }
 
-/* A periodic schedule never runs out of events: watch for no progress. */
+/*
+ * A periodic schedule never runs out of events: watch for no progress.
+ * A transfer that waits for its planned start is on its way.
+ */
 static int
 stuck(struct sim *s)
 {
 	if (!s->sc || !s->sc->periodic)
 		return 0;
-	if (s->moving > 0 || s->arriving > 0 || s->computing > 0) {
+	if (s->moving > 0 || s->arriving > 0 || s->computing > 0 ||
+	    s->planned > 0) {
 		s->last_moving = s->now;
 		return 0;
 	}
@@ -1272,6 +1277,7 @@ event(struct sim *s, const struct heap_item *it)
 		break;
 	case EV_PLAN:
 		s->pq[s->pr[idx].pq + ver].waiting = 0;
+		s->planned--;
 		plan_try(s, idx, ver);
 		break;
 	default:

@@ -116,6 +116,7 @@ struct sim {
 	uint32_t		 moving;	/* flows with a positive rate */
 	uint64_t		 arriving;	/* deliveries still in flight */
 	uint32_t		 computing;	/* GPUs running a task */
+	uint64_t		 planned;	/* EV_PLANs pending */
 	struct pair		*pr;
 	size_t			 npr, prcap;
 	uint32_t		*tpair;		/* transfer -> its pair */

@@ -150,3 +150,40 @@ bounded() {
 	assert_output '9223372036855000000
 0'
 }
+
+# planned START CIRCUIT: 1000 bytes 0->1 at 800 Gbit/s, planned on
+# switch 0 to start at START, under a periodic schedule of 10 us whose
+# only circuit is CIRCUIT.
+planned() {
+	{
+		hdr
+		echo '{"type":"net","gpus":3,"switches":1,"bandwidth_bps":800000000000,"reconfig_ps":1000000}'
+		xfer 0 '[]' 0 1 1000
+		echo '{"type":"schedule","scheduler":"hand","periodic":true,"period_ps":10000000}'
+		echo "$2"
+		echo "{\"type\":\"plan\",\"task\":0,\"switch\":0,\"start_ps\":$1}"
+	} | mk s.mp
+}
+
+@test "ocssim: regression: a plan that starts more than two periods away was taken for a deadlock" {
+	# circuits 0-1 up in [1, 9] us of every period; the plan's start
+	# at 50 us falls between two, so the transfer starts at 51 us and
+	# its 1000 bytes take 10 ns
+	planned 50000000 '{"type":"circuit","switch":0,"a":0,"b":1,"from_ps":1000000,"to_ps":9000000}'
+	ocssim -t < s.mp > out.mp
+	run field out.mp taskrun start_ps
+	assert_output 51000000
+	run field out.mp result makespan_ps
+	assert_output 51010000
+	# a start inside a circuit's time starts on time
+	planned 45000000 '{"type":"circuit","switch":0,"a":0,"b":1,"from_ps":1000000,"to_ps":9000000}'
+	ocssim -t < s.mp > out.mp
+	run field out.mp result makespan_ps
+	assert_output 45010000
+	# and a plan whose circuit never comes is still a deadlock
+	planned 50000000 '{"type":"circuit","switch":0,"a":0,"b":2,"from_ps":1000000,"to_ps":9000000}'
+	run ocssim < s.mp
+	assert_failure 1
+	assert_output --partial 'ocssim: deadlock at '
+	assert_output --partial 'transfer 0 (0->1, 1000 bytes) waits for a circuit 0-1 on its planned switch that never comes'
+}
