@@ -131,7 +131,8 @@ $(B)/asan/helpers/%: tests/helpers/%.c
 	@mkdir -p $(@D)
 	$(call say,CC)$(CC) $(ALL_CFLAGS) $(ASAN_FLAGS) -o $@ $< $(LIBS)
 
-HELPERS =	$(B)/asan/helpers/jsonpack $(B)/asan/helpers/fluxenum
+HELPERS =	$(B)/asan/helpers/jsonpack $(B)/asan/helpers/fluxenum \
+		$(B)/asan/helpers/idealsim
 
 asan: $(ABINS) $(UNITS) $(HELPERS)
 
