@@ -97,10 +97,10 @@ static uint64_t		*deps, ndep, depcap;
 static uint64_t		*succ;
 static uint64_t		*flows, nflow;	/* transfers in progress */
 static uint64_t		*stack, nstack;	/* tasks ending now */
-static uint64_t		*chain, *chain0, *chainpos;	/* compute tasks */
+static uint64_t		*chain, *chain0, *chainpos; /* per GPU */
 static int		*busy;
 static u128		*side;		/* capacity left per side */
-static uint64_t		*cnt;		/* flows not held, per side */
+static uint64_t		*cnt;		/* flows not held */
 static uint64_t		 now;
 
 static _Noreturn void
