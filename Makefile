@@ -127,11 +127,12 @@ $(B)/asan/unit/%: tests/unit/%.c tests/unit/tap.h $(B)/asan/libfluxocs.a
 	$(call say,CC)$(CC) $(ALL_CFLAGS) $(ASAN_FLAGS) -Itests/unit -o $@ $< \
 	    $(B)/asan/libfluxocs.a $(LIBS)
 
-$(B)/asan/helpers/%: tests/helpers/%.c
+$(B)/asan/helpers/%: tests/helpers/%.c tests/helpers/*.h
 	@mkdir -p $(@D)
 	$(call say,CC)$(CC) $(ALL_CFLAGS) $(ASAN_FLAGS) -o $@ $< $(LIBS)
 
-HELPERS =	$(B)/asan/helpers/jsonpack $(B)/asan/helpers/fluxenum
+HELPERS =	$(B)/asan/helpers/jsonpack $(B)/asan/helpers/fluxenum \
+		$(B)/asan/helpers/idealsim
 
 asan: $(ABINS) $(UNITS) $(HELPERS)
 
