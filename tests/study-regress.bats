@@ -6,13 +6,17 @@ load helpers
 # interrupt SIGNAL: start a one-run study in its own process group (the
 # exact MILP of one layer, which runs for minutes, so that it is caught
 # running), wait (by polling, for at most 600 x 0.1 s) until its run
-# writes its .tmp stream, signal the whole group, and wait until none of it is left (a
-# tool that catches the signal, as fluxsolve does, may end after make).
+# writes its .tmp stream, signal the whole group, and wait until none
+# of it is left (a tool that catches the signal, as fluxsolve does, may
+# end after make).  The study gets TERM and HUP at their defaults: under
+# nohup, or any caller that ignores them, it would inherit them ignored
+# and run to its end.
 interrupt() {
 	local pid i
 
 	LAYERS=1 TAUS=1us SCHEDULERS=flux JOBS=1 \
 	    FLUXSOLVE_ARGS="-m exact --max-binaries=1000000 -T 600" \
+	    env --default-signal=TERM,HUP \
 	    setsid "$TOP/pipelines/study" "$BIN" out > /dev/null 2>&1 &
 	pid=$!
 	for i in $(seq 600); do
@@ -20,13 +24,16 @@ interrupt() {
 		sleep 0.1
 	done
 	[ -e out/l1-tau1us-flux.msgpack.tmp ] || fail "no .tmp stream came"
-	kill -"$1" -- -"$pid"
-	wait "$pid" || true
+	kill -"$1" -- -"$pid" || fail "no process group $pid to signal"
 	for i in $(seq 600); do
-		kill -0 -- -"$pid" 2>/dev/null || return 0
+		if ! kill -0 -- -"$pid" 2>/dev/null; then
+			wait "$pid" || true
+			return 0
+		fi
 		sleep 0.1
 	done
-	fail "the study's processes did not end"
+	kill -KILL -- -"$pid"
+	fail "the study's processes did not end on SIG$1"
 }
 
 @test "study: regression: an interrupted study left its .tmp streams behind" {
@@ -36,4 +43,15 @@ interrupt() {
 		run ls out
 		assert_output 'l1-tau1us.dag.msgpack'
 	done
+}
+
+@test "study: regression: under nohup the interrupted study inherited HUP ignored and ran to its end" {
+	# a caller that ignores HUP, as nohup does: the study must still
+	# be stopped by it, and leave no .tmp stream
+	(
+		trap '' HUP
+		interrupt HUP
+	)
+	run ls out
+	assert_output 'l1-tau1us.dag.msgpack'
 }
