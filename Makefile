@@ -3,6 +3,8 @@
 # make check      build, then run every test, also under ASan and UBSan,
 #                 with gcc and with clang, and replay the fuzz corpora
 # make fuzz       run each libFuzzer target FUZZ_SECONDS (60) seconds
+# make coverage   the gcc suites on a gcov build, then the lines and
+#                 branches of lib/ and tools/ that they run
 # make demo       run the main experiment
 # make install    PREFIX, DESTDIR and MANPREFIX are honoured
 
@@ -230,6 +232,21 @@ check: deps
 	@tests/run
 
 # Regenerate the sample streams in traces/ from the tools.
+# The coverage build: the asan targets with gcov instead of the
+# sanitizers, in build/cov; die() writes the counts before _exit.
+# Every suite runs on it (the helpers and release tools from the main
+# build); tests/coverage then sums what lib/ and tools/ ran.
+COV_FLAGS =	-O0 -g --coverage -DFLUXOCS_COVERAGE
+
+coverage: deps
+	@$(MAKE) --no-print-directory -j2 tools $(HELPERS)
+	@$(MAKE) --no-print-directory -j2 B=$(B)/cov \
+	    ASAN_FLAGS="$(COV_FLAGS)" asan
+	rm -f $(B)/cov/asan/obj/*.gcda $(B)/cov/asan/obj/tools/*.gcda
+	FLUXOCS_BIN=$(B)/cov/asan/bin tests/run > $(B)/cov/tests.log; \
+	    rc=$$?; tail -n 1 $(B)/cov/tests.log; \
+	    tests/coverage $(B)/cov/asan/obj; exit $$rc
+
 traces: tools
 	@pipelines/make-traces $(B)/bin
 
@@ -276,7 +293,7 @@ uninstall:
 clean:
 	rm -rf $(B)
 
-.PHONY: all tools deps asan clang fuzz fuzz-build fuzz-corpus check \
+.PHONY: all tools deps asan clang fuzz fuzz-build fuzz-corpus check coverage \
 	traces demo figures bench bench-flux bench-greedy bench-limits \
 	install uninstall clean
 .SECONDARY:
