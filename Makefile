@@ -243,7 +243,7 @@ coverage: deps
 	@$(MAKE) --no-print-directory -j2 B=$(B)/cov \
 	    ASAN_FLAGS="$(COV_FLAGS)" asan
 	rm -f $(B)/cov/asan/obj/*.gcda $(B)/cov/asan/obj/tools/*.gcda
-	FLUXOCS_BIN=$(B)/cov/asan/bin tests/run > $(B)/cov/tests.log; \
+	FLUXOCS_BIN=$(CURDIR)/$(B)/cov/asan/bin tests/run > $(B)/cov/tests.log; \
 	    rc=$$?; tail -n 1 $(B)/cov/tests.log; \
 	    tests/coverage $(B)/cov/asan/obj; exit $$rc
 
