@@ -277,38 +277,7 @@ read_task(const struct rec *r)
 static void
 parse(void)
 {
-	const uint8_t *type;
-	size_t off = 0, len, typelen, o;
-	struct rec r;
-
-	msgpack_unpacked_init(&up);
-	while (off < inlen) {
-		len = frame(off, &type, &typelen);
-		r.off = off;
-		if (typelen == 3 && memcmp(type, "net", 3) == 0)
-			r.type = "net";
-		else if (typelen == 4 && memcmp(type, "task", 4) == 0)
-			r.type = "task";
-		else {
-			off += len;
-			continue;
-		}
-		if (len > MAX_DECODE)
-			errx(1, "byte %zu: %s record larger than 1 MiB", off,
-			    r.type);
-		o = 0;
-		if (msgpack_unpack_next(&up, (const char *)in + off, len,
-		    &o) != MSGPACK_UNPACK_SUCCESS || o != len)
-			errx(1, "byte %zu: msgpack-c cannot decode the record",
-			    off);
-		r.map = &up.data;
-		if (r.type[0] == 'n')
-			read_net(&r);
-		else
-			read_task(&r);
-		msgpack_unpacked_destroy(&up);
-		off += len;
-	}
+	scan_records(MAX_DECODE, read_net, read_task);
 	if (!netseen)
 		errx(1, "no net record");
 }

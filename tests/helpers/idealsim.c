@@ -202,35 +202,7 @@ read_task(const struct rec *r)
 static void
 parse(void)
 {
-	const uint8_t *type;
-	size_t off = 0, len, typelen, o;
-	struct rec r;
-
-	msgpack_unpacked_init(&up);
-	while (off < inlen) {
-		len = frame(off, &type, &typelen);
-		r.off = off;
-		if (typelen == 3 && memcmp(type, "net", 3) == 0)
-			r.type = "net";
-		else if (typelen == 4 && memcmp(type, "task", 4) == 0)
-			r.type = "task";
-		else {
-			off += len;
-			continue;
-		}
-		o = 0;
-		if (msgpack_unpack_next(&up, (const char *)in + off, len,
-		    &o) != MSGPACK_UNPACK_SUCCESS || o != len)
-			errx(1, "byte %zu: msgpack-c cannot decode the record",
-			    off);
-		r.map = &up.data;
-		if (r.type[0] == 'n')
-			read_net(&r);
-		else
-			read_task(&r);
-		off += len;
-	}
-	msgpack_unpacked_destroy(&up);
+	scan_records(SIZE_MAX, read_net, read_task);
 	if (!netseen)
 		errx(1, "no net record");
 	if (nt == 0)

@@ -316,4 +316,41 @@ getstr_is(const struct rec *r, const char *key, const msgpack_object *o,
 	    memcmp(o->via.str.ptr, s, o->via.str.size) == 0;
 }
 
+/*
+ * Each net and task record of the input, decoded, to net() or task(),
+ * in order; other records are skipped unread.  A record to decode of
+ * more than maxlen bytes is refused.
+ */
+static void
+scan_records(size_t maxlen, void (*net)(const struct rec *),
+    void (*task)(const struct rec *))
+{
+	const uint8_t *type;
+	size_t off = 0, len, typelen, o;
+	struct rec r;
+
+	msgpack_unpacked_init(&up);
+	for (; off < inlen; off += len) {
+		len = frame(off, &type, &typelen);
+		r.off = off;
+		if (typelen == 3 && memcmp(type, "net", 3) == 0)
+			r.type = "net";
+		else if (typelen == 4 && memcmp(type, "task", 4) == 0)
+			r.type = "task";
+		else
+			continue;
+		if (len > maxlen)
+			errx(1, "byte %zu: %s record larger than %zu bytes",
+			    off, r.type, maxlen);
+		o = 0;
+		if (msgpack_unpack_next(&up, (const char *)in + off, len,
+		    &o) != MSGPACK_UNPACK_SUCCESS || o != len)
+			errx(1, "byte %zu: msgpack-c cannot decode the record",
+			    off);
+		r.map = &up.data;
+		(r.type[0] == 'n' ? net : task)(&r);
+		msgpack_unpacked_destroy(&up);
+	}
+}
+
 #endif
