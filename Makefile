@@ -39,6 +39,8 @@ CLANG =		clang
 TOOLS =		tracegen dagbuild fluxsolve rotorsched ocssim report
 # report(1) is built from more than one file: tools/report_*.c.
 REPORT_PARTS =	report_runs report_plot report_gantt
+# rotorsched(1) too: tools/rotorsched_*.c.
+ROTORSCHED_PARTS =	rotorsched_rotor rotorsched_tm
 LIBSRC =	$(wildcard lib/*.c)
 UNITSRC =	$(wildcard tests/unit/test_*.c)
 
@@ -102,6 +104,11 @@ $(B)/bin/report: $(B)/obj/tools/report.o \
 	@mkdir -p $(@D)
 	$(call say,LD)$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
 
+$(B)/bin/rotorsched: $(B)/obj/tools/rotorsched.o \
+    $(ROTORSCHED_PARTS:%=$(B)/obj/tools/%.o) $(B)/libfluxocs.a
+	@mkdir -p $(@D)
+	$(call say,LD)$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
+
 # The sanitizer build: same sources, its own objects.
 $(B)/asan/obj/%.o: lib/%.c lib/*.h
 	@mkdir -p $(@D)
@@ -121,6 +128,11 @@ $(B)/asan/bin/%: $(B)/asan/obj/tools/%.o $(B)/asan/libfluxocs.a
 
 $(B)/asan/bin/report: $(B)/asan/obj/tools/report.o \
     $(REPORT_PARTS:%=$(B)/asan/obj/tools/%.o) $(B)/asan/libfluxocs.a
+	@mkdir -p $(@D)
+	$(call say,LD)$(CC) $(ASAN_FLAGS) -o $@ $^ $(LIBS)
+
+$(B)/asan/bin/rotorsched: $(B)/asan/obj/tools/rotorsched.o \
+    $(ROTORSCHED_PARTS:%=$(B)/asan/obj/tools/%.o) $(B)/asan/libfluxocs.a
 	@mkdir -p $(@D)
 	$(call say,LD)$(CC) $(ASAN_FLAGS) -o $@ $^ $(LIBS)
 
@@ -159,6 +171,11 @@ $(B)/clang/bin/report: $(B)/clang/obj/tools/report.o \
     $(REPORT_PARTS:%=$(B)/clang/obj/tools/%.o) $(B)/clang/libfluxocs.a
 	@mkdir -p $(@D)
 	$(call say,LD)$(CLANG) $(ASAN_FLAGS) -o $@ $^ $(LIBS)
+
+$(B)/clang/bin/rotorsched: $(B)/clang/obj/tools/rotorsched.o \
+    $(ROTORSCHED_PARTS:%=$(B)/clang/obj/tools/%.o) $(B)/clang/libfluxocs.a
+	@mkdir -p $(@D)
+	$(call say,CLANG)$(CLANG) $(ASAN_FLAGS) -o $@ $^ $(LIBS)
 
 $(B)/clang/unit/%: tests/unit/%.c tests/unit/tap.h $(B)/clang/libfluxocs.a
 	@mkdir -p $(@D)
