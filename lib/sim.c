@@ -11,12 +11,14 @@
 #include "net.h"
 #include "sched.h"
 #include "sim.h"
+#include "simbuf.h"
 #include "simskip.h"
 #include "simstate.h"
 #include "units.h"
 #include "wclock.h"
 
 const char *const sim_fabrics[] = { "schedule", "ideal", "static", NULL };
+const char *const sim_hosts[] = { "plan", "unaware", "circuit", NULL };
 
 void
 sim_fail(struct sim *s, const char *fmt, ...)
@@ -182,6 +184,8 @@ flow_new(struct sim *s, uint32_t seg, uint32_t pair, int32_t sw)
 	if (g->flows != NONE)
 		s->fl[g->flows].gprev = i;
 	g->flows = i;
+	if (!simbuf_handed(s, s->seg[seg].task, s->seg[seg].relayed))
+		simbuf_peak(s, s->pr[pair].src);
 	return i;
 }
 
@@ -248,25 +252,6 @@ flow_rate(struct sim *s, uint32_t i, uint64_t rate)
 		push(s, s->now, EV_FLOW, f->ver, i);
 	else if (rate > 0)
 		push(s, sim_end_at(s->now, f->work, rate), EV_FLOW, f->ver, i);
-}
-
-/* Bytes still queued or unsent at GPU g, now. */
-static uint64_t
-occupancy(struct sim *s, uint32_t g)
-{
-	uint64_t b = s->g[g].ready_bytes - s->g[g].sent_bytes;
-	uint32_t i;
-
-	for (i = s->g[g].flows; i != NONE; i = s->fl[i].gnext) {
-		struct flow *f = &s->fl[i];
-		u128 w = (u128)f->rate * (s->now - f->t0);
-		uint64_t rem;
-
-		w = w > f->work ? 0 : f->work - w;
-		rem = (uint64_t)((w + WORK_BYTE - 1) / WORK_BYTE);
-		b -= s->seg[f->seg].bytes - rem;
-	}
-	return b;
 }
 
 /* ---- tasks ---- */
@@ -723,21 +708,14 @@ offer_around(struct sim *s, uint32_t g)
 }
 
 static void
-check_peak(struct sim *s, uint32_t g)
-{
-	uint64_t occ = occupancy(s, g);
-
-	if (occ > s->out->gpu[g].peak_buffer)
-		s->out->gpu[g].peak_buffer = occ;
-}
-
-static void
 transfer_ready(struct sim *s, uint32_t t)
 {
 	const struct dag_task *tk = &s->d->t[t];
 	uint32_t pi, sg, f;
 
 	s->g[tk->gpu].ready_bytes += tk->amount;
+	if (simbuf_handed(s, t, 0))
+		s->g[tk->gpu].nic_bytes += tk->amount;
 	pi = s->tpair[t];
 	logev(s, "ready %u %u->%u %llu", t, tk->gpu, tk->dst,
 	    (unsigned long long)tk->amount);
@@ -757,7 +735,7 @@ transfer_ready(struct sim *s, uint32_t t)
 		if (s->vlb)
 			offer_around(s, tk->gpu);
 	}
-	check_peak(s, tk->gpu);
+	simbuf_peak(s, tk->gpu);
 }
 
 static void
@@ -799,10 +777,11 @@ relay_arrive(struct sim *s, uint32_t sg, uint32_t at)
 	if (add_u64(s, &s->g[at].ready_bytes, s->seg[sg].bytes,
 	    "the bytes a GPU holds"))
 		return;
+	s->g[at].nic_bytes += s->seg[sg].bytes;
 	append(s, &s->pr[rp].rhead, &s->pr[rp].rtail, sg);
 	logev(s, "relay %u at %u for %u", s->seg[sg].task, at,
 	    s->seg[sg].fdst);
-	check_peak(s, at);
+	simbuf_peak(s, at);
 	pair_serve(s, rp);
 }
 
@@ -824,6 +803,8 @@ flow_end(struct sim *s, uint32_t fi)
 	    "the bytes a GPU sends") ||
 	    add_u64(s, &s->out->bytes_sent, bytes, "the bytes sent"))
 		return;
+	if (simbuf_handed(s, t, s->seg[sg].relayed))
+		s->g[src].nic_sent += bytes;
 	if (s->ideal)
 		ideal_remove(s, fi);
 	flow_unlink(s, fi);
@@ -1330,9 +1311,12 @@ finish(struct sim *s)
 			add_u64(s, &o->sw[s->sc->c[i].sw].up_ps,
 			    o->makespan - s->up_at[i],
 			    "the circuit-up time of a switch (ps)");
-	for (g = 0; g < s->net->gpus; g++)
+	for (g = 0; g < s->net->gpus; g++) {
 		if (o->gpu[g].peak_buffer > o->peak_buffer)
 			o->peak_buffer = o->gpu[g].peak_buffer;
+		if (o->gpu[g].peak_nic > o->peak_nic)
+			o->peak_nic = o->gpu[g].peak_nic;
+	}
 	for (g = 0; g < s->net->switches; g++) {
 		o->sw[g].bytes = (uint64_t)(s->swork[g] / WORK_BYTE);
 		add_u64(s, &o->reconfigs, o->sw[g].reconfigs,

@@ -33,12 +33,17 @@
 
 enum sim_fabric { SIM_SCHEDULE, SIM_IDEAL, SIM_STATIC };
 
+/* What the host knows when it hands bytes to its NIC (lib/simbuf.h). */
+enum sim_host { SIM_HOST_PLAN, SIM_HOST_UNAWARE, SIM_HOST_CIRCUIT };
+
 extern const char *const sim_fabrics[];
+extern const char *const sim_hosts[];
 
 struct sim_gpustat {
 	uint64_t	busy_ps;	/* computing */
 	uint64_t	stall_ps;	/* idle before or between computes */
 	uint64_t	peak_buffer;	/* bytes ready but unsent, or relayed */
+	uint64_t	peak_nic;	/* bytes in the NIC, not yet sent */
 	uint64_t	bytes_sent;
 };
 
@@ -51,6 +56,7 @@ struct sim_switchstat {
 struct sim_out {
 	uint64_t		 makespan;
 	uint64_t		 peak_buffer;
+	uint64_t		 peak_nic;
 	uint64_t		 reconfigs;
 	uint64_t		 bytes_sent;
 	uint64_t		 events;
@@ -63,6 +69,8 @@ struct sim_out {
 
 struct sim_opts {
 	int		 fabric;
+	int		 host;		/* enum sim_host */
+	uint64_t	 packet;	/* bytes of a NIC's window, > 0 */
 	FILE		*log;		/* event log, or NULL */
 	double		 time_limit;	/* wall-clock seconds, 0 for none */
 	void		(*progress)(void *, uint64_t, uint64_t, uint64_t);

@@ -80,6 +80,7 @@ struct gpu {
 	int		busy;
 	uint64_t	free_at;
 	uint64_t	ready_bytes, sent_bytes;
+	uint64_t	nic_bytes, nic_sent;	/* of those, handed whole */
 	uint32_t	flows;		/* head of active flow list */
 	uint32_t	pairs;		/* head of its pairs as a source */
 };

@@ -64,7 +64,10 @@ bounded() {
 # The results of the unskipped simulator (fluxocs before the fix, which
 # took 2 s here): planned and unplanned transfers on two switches whose
 # circuits are up for part of each period, a compute, a delivery latency
-# and a plan that waits 30 ms.
+# and a plan that waits 30 ms.  The NIC's peak (plan-aware host) comes at
+# 30 ms: the unplanned 10000 B, handed over whole, have 6250 B left
+# (1 Mbit/s on average for 30 ms) and the planned 5000 B stream a 4096 B
+# window.  The bound: GPU 0's 15000 B at 2 Mbit/s, then 5 ms of latency.
 @test "ocssim: regression: periods skipped in closed form give the results of simulating each" {
 	{
 		hdr; net 4 2 1000000 5000000000
@@ -84,11 +87,11 @@ bounded() {
 	run grep -c ' skip ' log.txt
 	assert_output 5
 	run bash -c "report --dump out.mp | jq -c 'select(.type != \"header\" and .type != \"task\" and .type != \"net\" and .type != \"schedule\" and .type != \"circuit\" and .type != \"plan\" and .type != \"end\") | del(.events)'"
-	assert_output '{"type":"result","makespan_ps":134999970000,"step_ps":[134999970000],"peak_buffer_bytes":15000,"reconfigs":0,"bytes_sent":16999,"fabric":"schedule","scheduler":"hand"}
-{"type":"gpustat","gpu":0,"busy_ps":0,"stall_ps":0,"peak_buffer_bytes":15000,"bytes_sent":15000}
-{"type":"gpustat","gpu":1,"busy_ps":0,"stall_ps":0,"peak_buffer_bytes":0,"bytes_sent":0}
-{"type":"gpustat","gpu":2,"busy_ps":0,"stall_ps":0,"peak_buffer_bytes":1000,"bytes_sent":1000}
-{"type":"gpustat","gpu":3,"busy_ps":12345678901,"stall_ps":21000000000,"peak_buffer_bytes":999,"bytes_sent":999}
+	assert_output '{"type":"result","makespan_ps":134999970000,"step_ps":[134999970000],"peak_buffer_bytes":15000,"peak_nic_bytes":10346,"nic_host":"plan","packet_bytes":4096,"lower_bound_ps":65000000000,"reconfigs":0,"bytes_sent":16999,"fabric":"schedule","scheduler":"hand"}
+{"type":"gpustat","gpu":0,"busy_ps":0,"stall_ps":0,"peak_buffer_bytes":15000,"peak_nic_bytes":10346,"bytes_sent":15000}
+{"type":"gpustat","gpu":1,"busy_ps":0,"stall_ps":0,"peak_buffer_bytes":0,"peak_nic_bytes":0,"bytes_sent":0}
+{"type":"gpustat","gpu":2,"busy_ps":0,"stall_ps":0,"peak_buffer_bytes":1000,"peak_nic_bytes":1000,"bytes_sent":1000}
+{"type":"gpustat","gpu":3,"busy_ps":12345678901,"stall_ps":21000000000,"peak_buffer_bytes":999,"peak_nic_bytes":999,"bytes_sent":999}
 {"type":"switchstat","switch":0,"reconfigs":0,"up_ps":94499975000,"bytes":8832,"utilization":0.3738413687411028}
 {"type":"switchstat","switch":1,"reconfigs":0,"up_ps":107999980000,"bytes":8166,"utilization":0.3024445004526853}
 {"type":"taskrun","id":0,"start_ps":0,"end_ps":118333330000}

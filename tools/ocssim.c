@@ -20,13 +20,13 @@
 #include "dag.h"
 #include "dagin.h"
 #include "die.h"
+#include "fabbound.h"
 #include "filter.h"
 #include "header.h"
 #include "net.h"
 #include "rec.h"
 #include "sched.h"
 #include "sim.h"
-#include "wclock.h"
 #include "stream.h"
 #include "taskio.h"
 #include "units.h"
@@ -39,6 +39,8 @@ struct input {
 
 struct args {
 	int		 fabric;	/* -1: from the stream */
+	int		 host;
+	uint64_t	 packet;
 	int		 verbose;
 	const char	*circuits;
 	int		 taskruns;
@@ -50,8 +52,8 @@ static void
 usage(void)
 {
 	fprintf(stderr, "usage: ocssim [-tv] [-c circuits] "
-	    "[-f schedule|ideal|static] [-l logfile]\n"
-	    "              [-T seconds]\n");
+	    "[-f schedule|ideal|static] [-H plan|unaware|circuit]\n"
+	    "              [-l logfile] [-p packet] [-T seconds]\n");
 	exit(2);
 }
 
@@ -181,12 +183,12 @@ progress(void *arg, uint64_t done, uint64_t total, uint64_t now)
 
 static void
 write_result(msgpack_packer *pk, const struct sim_out *o, int fabric,
-    const struct schedule *sc)
+    const struct schedule *sc, const struct args *a, uint64_t bound)
 {
 	uint32_t i;
 	uint64_t prev = 0;
 
-	stream_pack_record(pk, "result", 9);
+	stream_pack_record(pk, "result", 13);
 	stream_pack_ku64(pk, "makespan_ps", o->makespan);
 	stream_pack_str(pk, "step_ps");
 	msgpack_pack_array(pk, o->nsteps);
@@ -197,6 +199,10 @@ write_result(msgpack_packer *pk, const struct sim_out *o, int fabric,
 		prev = e;
 	}
 	stream_pack_ku64(pk, "peak_buffer_bytes", o->peak_buffer);
+	stream_pack_ku64(pk, "peak_nic_bytes", o->peak_nic);
+	stream_pack_kstr(pk, "nic_host", sim_hosts[a->host]);
+	stream_pack_ku64(pk, "packet_bytes", a->packet);
+	stream_pack_ku64(pk, "lower_bound_ps", bound);
 	stream_pack_ku64(pk, "reconfigs", o->reconfigs);
 	stream_pack_ku64(pk, "bytes_sent", o->bytes_sent);
 	stream_pack_kstr(pk, "fabric", sim_fabrics[fabric]);
@@ -212,12 +218,13 @@ write_stats(msgpack_packer *pk, const struct sim_out *o,
 	uint32_t i;
 
 	for (i = 0; i < n->gpus; i++) {
-		stream_pack_record(pk, "gpustat", 6);
+		stream_pack_record(pk, "gpustat", 7);
 		stream_pack_ku64(pk, "gpu", i);
 		stream_pack_ku64(pk, "busy_ps", o->gpu[i].busy_ps);
 		stream_pack_ku64(pk, "stall_ps", o->gpu[i].stall_ps);
 		stream_pack_ku64(pk, "peak_buffer_bytes",
 		    o->gpu[i].peak_buffer);
+		stream_pack_ku64(pk, "peak_nic_bytes", o->gpu[i].peak_nic);
 		stream_pack_ku64(pk, "bytes_sent", o->gpu[i].bytes_sent);
 	}
 	for (i = 0; fabric != SIM_IDEAL && i < n->switches; i++) {
@@ -253,7 +260,9 @@ parse_args(struct args *a, int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "circuits",	required_argument, NULL, 'c' },
 		{ "fabric",	required_argument, NULL, 'f' },
+		{ "host",	required_argument, NULL, 'H' },
 		{ "log",	required_argument, NULL, 'l' },
+		{ "packet",	required_argument, NULL, 'p' },
 		{ "taskruns",	no_argument,	   NULL, 't' },
 		{ "time-limit",	required_argument, NULL, 'T' },
 		{ "verbose",	no_argument,	   NULL, 'v' },
@@ -262,8 +271,8 @@ parse_args(struct args *a, int argc, char **argv)
 	const char *msg;
 	int ch, i;
 
-	*a = (struct args){ .fabric = -1 };
-	while ((ch = getopt_long(argc, die_argv(argv), "c:f:l:tT:v",
+	*a = (struct args){ .fabric = -1, .packet = 4096 };
+	while ((ch = getopt_long(argc, die_argv(argv), "c:f:H:l:p:tT:v",
 	    longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'c':
@@ -279,8 +288,27 @@ parse_args(struct args *a, int argc, char **argv)
 			}
 			a->fabric = i;
 			break;
+		case 'H':
+			for (i = 0; sim_hosts[i] != NULL &&
+			    strcmp(optarg, sim_hosts[i]) != 0; i++)
+				;
+			if (sim_hosts[i] == NULL) {
+				warnmsg("-H %s: the host is plan, unaware or "
+				    "circuit", optarg);
+				usage();
+			}
+			a->host = i;
+			break;
 		case 'l':
 			a->logpath = optarg;
+			break;
+		case 'p':
+			if ((msg = units_parse_size(optarg, &a->packet)) !=
+			    NULL || a->packet == 0) {
+				warnmsg("-p %s: %s", optarg, msg ? msg :
+				    "a packet holds at least one byte");
+				usage();
+			}
 			break;
 		case 't':
 			a->taskruns = 1;
@@ -317,6 +345,7 @@ main(int argc, char **argv)
 	struct args a;
 	char err[400];
 	int fabric, rc;
+	uint64_t bound;
 	double t0, t1, t2;
 
 	die_init("ocssim");
@@ -332,6 +361,8 @@ main(int argc, char **argv)
 	fabric = choose_fabric(&in, &a);
 	t1 = wclock_now();
 	opt.fabric = fabric;
+	opt.host = a.host;
+	opt.packet = a.packet;
 	opt.time_limit = a.time_limit;
 	if (a.logpath != NULL && (opt.log = fopen(a.logpath, "w")) == NULL)
 		die("%s: %s", a.logpath, strerror(errno));
@@ -345,9 +376,11 @@ main(int argc, char **argv)
 		fclose(opt.log);	/* the log explains the failure: keep it */
 	if (rc != 0)
 		die("%s", err);
+	if (fabbound(&in.di.dag, &in.di.net, &bound) != 0)
+		die("out of memory");
 	if (opt.log != NULL && fclose(opt.log) != 0)
 		die("%s: %s", a.logpath, strerror(errno));
-	write_result(stream_packer(w), &out, fabric, &in.sc);
+	write_result(stream_packer(w), &out, fabric, &in.sc, &a, bound);
 	write_stats(stream_packer(w), &out, &in.di.net, fabric);
 	if (a.taskruns)
 		write_runs(stream_packer(w), &out, in.di.dag.n);

@@ -1,0 +1,59 @@
+/* simbuf: the two NIC-buffer accountings of a run. */
+#include <stdint.h>
+
+#include "dag.h"
+#include "sim.h"
+#include "simbuf.h"
+#include "simstate.h"
+
+int
+simbuf_handed(const struct sim *s, uint32_t task, int relayed)
+{
+	if (relayed)
+		return 1;
+	switch (s->opt->host) {
+	case SIM_HOST_UNAWARE:
+		return 1;
+	case SIM_HOST_CIRCUIT:
+		return 0;
+	default:
+		return s->ideal || s->plan_of[task] == NONE;
+	}
+}
+
+/* The bytes of a live flow not yet sent, now. */
+static uint64_t
+unsent(const struct sim *s, const struct flow *f)
+{
+	u128 w = (u128)f->rate * (s->now - f->t0);
+
+	w = w > f->work ? 0 : f->work - w;
+	return (uint64_t)((w + WORK_BYTE - 1) / WORK_BYTE);
+}
+
+void
+simbuf_peak(struct sim *s, uint32_t g)
+{
+	struct sim_gpustat *o = &s->out->gpu[g];
+	uint64_t ready = s->g[g].ready_bytes - s->g[g].sent_bytes;
+	uint64_t nic = s->g[g].nic_bytes - s->g[g].nic_sent;
+	uint64_t pkt = s->opt->packet, rem, done;
+	uint32_t i;
+
+	for (i = s->g[g].flows; i != NONE; i = s->fl[i].gnext) {
+		const struct flow *f = &s->fl[i];
+		const struct seg *sg = &s->seg[f->seg];
+
+		rem = unsent(s, f);
+		done = sg->bytes - rem;
+		ready -= done;
+		if (simbuf_handed(s, sg->task, sg->relayed))
+			nic -= done;
+		else
+			nic += rem < pkt ? rem : pkt;
+	}
+	if (ready > o->peak_buffer)
+		o->peak_buffer = ready;
+	if (nic > o->peak_nic)
+		o->peak_nic = nic;
+}
