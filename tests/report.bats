@@ -119,7 +119,7 @@ golden() {
 	run golden
 	assert_success
 	assert_output "$(cat "$DATA/report-table.txt")"
-	assert_line --index 2 --regexp '^llama3-8b 1L tp2 dp2 +greedy +10us +26\.314 ms +1\.06 +1\.00 +120\.0 MiB +2 +optimal +0\.000% +run-greedy\.msgpack$'
+	assert_line --index 2 --regexp '^llama3-8b 1L tp2 dp2 +greedy +10us +26\.314 ms +1\.06 +1\.06 +1\.00 +120\.0 MiB +8\.0 KiB +plan +2 +optimal +0\.000% +run-greedy\.msgpack$'
 }
 
 @test "report: --csv and --json of the golden runs match, and parse" {
@@ -130,7 +130,7 @@ golden() {
 	run bash -c "jq -r '[.scheduler, .makespan_ps, .x_ideal] | @csv' out.json"
 	assert_line --index 1 '"greedy",26314499939,1.0572999699069112'
 	run awk -F, '{ print NF }' out.csv
-	assert_output "$(printf '17\n%.0s' 1 2 3 4 5)"
+	assert_output "$(printf '22\n%.0s' 1 2 3 4 5)"
 }
 
 @test "report: the golden runs still come from the tools" {
@@ -199,25 +199,25 @@ run_stream() {
 	assert_success
 	# sorted by DAG, then tau, then order; d.mp has another DAG and no
 	# ideal run
-	assert_output 'file,model,layers,tp,dp,pp,scheduler,mode,tau_ps,makespan_ps,x_ideal,x_best,peak_buffer_bytes,reconfigs,status,gap,bound_ps
-a.mp,m,2,1,2,1,rotor,direct,1000000,212000000,2.1200000000000001,2,3145728,7,,,
-c.mp,m,2,1,2,1,ideal,,1000000,100000000,1,0.94339622641509435,3145728,7,,,
-e.mp,m,2,1,2,1,bvn,direct,1000000,106000000,1.0600000000000001,1,3145728,7,,,
-b.mp,m,2,1,2,1,rotor,direct,10000000,400000000,4,1,3145728,7,,,
-d.mp,m,2,1,2,1,rotor,direct,1000000,300000000,,1,3145728,7,,,'
+	assert_output 'file,model,layers,tp,dp,pp,scheduler,mode,tau_ps,makespan_ps,x_ideal,x_best,peak_buffer_bytes,reconfigs,status,gap,bound_ps,lower_bound_ps,x_bound,peak_nic_bytes,nic_host,packet_bytes
+a.mp,m,2,1,2,1,rotor,direct,1000000,212000000,2.1200000000000001,2,3145728,7,,,,,,,,
+c.mp,m,2,1,2,1,ideal,,1000000,100000000,1,0.94339622641509435,3145728,7,,,,,,,,
+e.mp,m,2,1,2,1,bvn,direct,1000000,106000000,1.0600000000000001,1,3145728,7,,,,,,,,
+b.mp,m,2,1,2,1,rotor,direct,10000000,400000000,4,1,3145728,7,,,,,,,,
+d.mp,m,2,1,2,1,rotor,direct,1000000,300000000,,1,3145728,7,,,,,,,,'
 	run report a.mp c.mp
-	assert_output 'workload      scheduler     tau   iteration  x ideal  x best  peak buffer  reconfigs  solve  gap  file
-m 2L tp1 dp2  rotor/direct  1us  212.000 us     2.12    1.00      3.0 MiB          7  -        -  a.mp
-m 2L tp1 dp2  ideal         1us  100.000 us     1.00    0.47      3.0 MiB          7  -        -  c.mp'
+	assert_output 'workload      scheduler     tau   iteration  x ideal  x bound  x best  peak buffer  nic buffer  host  reconfigs  solve  gap  file
+m 2L tp1 dp2  rotor/direct  1us  212.000 us     2.12        -    1.00      3.0 MiB           -  -             7  -        -  a.mp
+m 2L tp1 dp2  ideal         1us  100.000 us     1.00        -    0.47      3.0 MiB           -  -             7  -        -  c.mp'
 }
 
 @test "report: a stream without a result is a row of dashes; without a workload too" {
 	run report "$DATA/dagbuild-l1-t2-d2.msgpack"
 	assert_success
-	assert_line --index 1 --regexp '^llama3-8b 1L tp2 dp2 +- +10us +- +- +- +- +- +- +- +/'
+	assert_line --index 1 --regexp '^llama3-8b 1L tp2 dp2 +- +10us +- +- +- +- +- +- +- +- +- +- +/'
 	hdr | mk h.mp
 	run report --json h.mp
-	assert_output '{"file":"h.mp","model":null,"layers":null,"tp":null,"dp":null,"pp":null,"scheduler":null,"mode":null,"tau_ps":null,"makespan_ps":null,"x_ideal":null,"x_best":null,"peak_buffer_bytes":null,"reconfigs":null,"status":null,"gap":null,"bound_ps":null}'
+	assert_output '{"file":"h.mp","model":null,"layers":null,"tp":null,"dp":null,"pp":null,"scheduler":null,"mode":null,"tau_ps":null,"makespan_ps":null,"x_ideal":null,"x_best":null,"peak_buffer_bytes":null,"reconfigs":null,"status":null,"gap":null,"bound_ps":null,"lower_bound_ps":null,"x_bound":null,"peak_nic_bytes":null,"nic_host":null,"packet_bytes":null}'
 }
 
 @test "report: the table is whole or absent: a bad later file prints nothing" {
@@ -367,7 +367,7 @@ EOD'
 	{ hdr; echo '{"type":"solve","method":"flux","status":"feasible","bound_ps":1,"gap":1e999}'; } | mk s.mp
 	run report --json s.mp
 	assert_success
-	assert_output --partial '"status":"feasible","gap":null,"bound_ps":1}'
+	assert_output --partial '"status":"feasible","gap":null,"bound_ps":1,'
 	run report --csv s.mp
 	assert_line --index 1 --partial ',feasible,,1'
 }

@@ -176,6 +176,16 @@ show_result(struct rec *r)
 	    units_fmt_size(b, sizeof(b), rec_u64(r, "peak_buffer_bytes")),
 	    (unsigned long long)rec_u64(r, "reconfigs"), (int)fl, fab,
 	    (int)sl, sch);
+	if (rec_has(r, "peak_nic_bytes")) {
+		sch = rec_str(r, "nic_host", &sl);
+		printf("  nic: peak %s handed to the NIC (host %.*s, packets "
+		    "of %s)\n", units_fmt_size(b, sizeof(b),
+		    rec_u64(r, "peak_nic_bytes")), (int)sl, sch,
+		    units_fmt_size(t, sizeof(t), rec_u64(r, "packet_bytes")));
+	}
+	if (rec_has(r, "lower_bound_ps"))
+		printf("  bound: no schedule ends before %s\n",
+		    units_fmt_time(t, sizeof(t), rec_u64(r, "lower_bound_ps")));
 }
 
 static void

@@ -32,6 +32,12 @@ struct run {
 	int		 has_result;
 	uint64_t	 makespan_ps;
 	uint64_t	 buffer_bytes;
+	int		 has_nic;	/* the result has the nic keys */
+	uint64_t	 nic_bytes;
+	char		*host;
+	uint64_t	 packet_bytes;
+	int		 has_lb;
+	uint64_t	 lower_bound_ps;
 	uint64_t	 reconfigs;
 	int		 has_solve;
 	char		*status;
@@ -41,6 +47,7 @@ struct run {
 	size_t		 order;		/* position on the command line */
 	size_t		 group;		/* first run with its dag key */
 	double		 x_ideal;	/* 0 when unknown */
+	double		 x_bound;	/* 0 when unknown */
 	double		 x_best;
 };
 

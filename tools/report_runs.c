@@ -117,6 +117,13 @@ take_result(struct run *u, struct rec *r)
 	u->has_result = 1;
 	u->makespan_ps = rec_u64(r, "makespan_ps");
 	u->buffer_bytes = rec_u64(r, "peak_buffer_bytes");
+	if ((u->has_nic = rec_has(r, "peak_nic_bytes"))) {
+		u->nic_bytes = rec_u64(r, "peak_nic_bytes");
+		setstr(&u->host, dupstr(r, "nic_host", 1));
+		u->packet_bytes = rec_u64(r, "packet_bytes");
+	}
+	if ((u->has_lb = rec_has(r, "lower_bound_ps")))
+		u->lower_bound_ps = rec_u64(r, "lower_bound_ps");
 	u->reconfigs = rec_u64(r, "reconfigs");
 	if (fab != NULL && strcmp(fab, "schedule") != 0) {
 		setstr(&u->sched, fab);		/* "ideal" or "static" */
@@ -224,6 +231,8 @@ relate_one(struct runs *rs, struct run *u)
 	}
 	u->x_ideal = ideal ? (double)u->makespan_ps / ideal : 0;
 	u->x_best = best ? (double)u->makespan_ps / best : 0;
+	u->x_bound = u->has_lb && u->lower_bound_ps > 0 ?
+	    (double)u->makespan_ps / u->lower_bound_ps : 0;
 }
 
 void
@@ -252,6 +261,7 @@ runs_free(struct runs *rs)
 		free(rs->v[i].sched);
 		free(rs->v[i].mode);
 		free(rs->v[i].status);
+		free(rs->v[i].host);
 	}
 	free(rs->v);
 	rs->v = NULL;
@@ -277,14 +287,16 @@ runs_series(const struct run *u, char *buf, size_t n)
 
 /* The table. */
 
-#define NCOL	11	/* the last, the file, is printed whole */
+#define NCOL	14	/* the last, the file, is printed whole */
 #define CELL	128
 
 static const char *const heads[NCOL] = {
-	"workload", "scheduler", "tau", "iteration", "x ideal", "x best",
-	"peak buffer", "reconfigs", "solve", "gap", "file"
+	"workload", "scheduler", "tau", "iteration", "x ideal", "x bound",
+	"x best", "peak buffer", "nic buffer", "host", "reconfigs", "solve",
+	"gap", "file"
 };
-static const int leftcol[NCOL] = { 1, 1, 0, 0, 0, 0, 0, 0, 1, 0, 1 };
+static const int leftcol[NCOL] = { 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0,
+	1 };
 
 /* "llama3-8b 8L tp4 dp2": the workload in a few words. */
 char *
@@ -358,15 +370,20 @@ cells(const struct run *u, char c[NCOL][CELL])
 	if (u->has_result) {
 		time_cell(u->makespan_ps, c[3]);
 		ratio_cell(u->x_ideal, c[4]);
-		ratio_cell(u->x_best, c[5]);
-		size_cell(u->buffer_bytes, c[6]);
-		snprintf(c[7], CELL, "%llu", (unsigned long long)u->reconfigs);
+		ratio_cell(u->x_bound, c[5]);
+		ratio_cell(u->x_best, c[6]);
+		size_cell(u->buffer_bytes, c[7]);
+		if (u->has_nic) {
+			size_cell(u->nic_bytes, c[8]);
+			snprintf(c[9], CELL, "%.20s", u->host ? u->host : "-");
+		}
+		snprintf(c[10], CELL, "%llu", (unsigned long long)u->reconfigs);
 	}
 	if (u->has_solve) {
-		snprintf(c[8], CELL, "%.20s", u->status ? u->status : "-");
-		snprintf(c[9], CELL, "%.3f%%", 100 * u->gap);
+		snprintf(c[11], CELL, "%.20s", u->status ? u->status : "-");
+		snprintf(c[12], CELL, "%.3f%%", 100 * u->gap);
 	}
-	c[10][0] = '\0';
+	c[13][0] = '\0';
 }
 
 static void
@@ -415,7 +432,8 @@ runs_table(FILE *fp, const struct runs *rs)
 static const char *const keys[] = {
 	"file", "model", "layers", "tp", "dp", "pp", "scheduler", "mode",
 	"tau_ps", "makespan_ps", "x_ideal", "x_best", "peak_buffer_bytes",
-	"reconfigs", "status", "gap", "bound_ps"
+	"reconfigs", "status", "gap", "bound_ps", "lower_bound_ps", "x_bound",
+	"peak_nic_bytes", "nic_host", "packet_bytes"
 };
 #define NKEY	(sizeof(keys) / sizeof(keys[0]))
 
@@ -460,6 +478,15 @@ vals(const struct run *u, struct val *v)
 			D(11, u->x_best);
 		U(12, u->buffer_bytes);
 		U(13, u->reconfigs);
+		if (u->has_lb)
+			U(17, u->lower_bound_ps);
+		if (u->x_bound > 0)
+			D(18, u->x_bound);
+		if (u->has_nic) {
+			U(19, u->nic_bytes);
+			S(20, u->host);
+			U(21, u->packet_bytes);
+		}
 	}
 	if (u->has_solve) {
 		S(14, u->status);
