@@ -10,7 +10,7 @@
 #include "mem.h"
 #include "stream.h"
 
-const char *const sched_fwds[] = { "direct", "vlb", NULL };
+const char *const sched_fwds[] = { "direct", "vlb", "rotorlb", NULL };
 
 void
 sched_init(struct schedule *s)

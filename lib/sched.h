@@ -25,7 +25,16 @@
 
 #define SCHED_FOREVER	UINT64_MAX
 
-enum sched_fwd { SCHED_DIRECT, SCHED_VLB };
+/*
+ * Forwarding (ocssim(1), Two-hop forwarding): direct only; two-hop
+ * (vlb), relaying whenever a circuit has spare capacity; or two-hop
+ * with look-ahead (rotorlb), relaying only bytes that the relay's next
+ * circuit to their destination comes up before their source's own
+ * (simnext.h).  sched_fwds[] names them in this order.
+ */
+enum sched_fwd { SCHED_DIRECT, SCHED_VLB, SCHED_ROTORLB };
+
+#define SCHED_TWO_HOP(f)	((f) == SCHED_VLB || (f) == SCHED_ROTORLB)
 
 struct circuit {
 	uint32_t	sw, a, b;	/* a < b */

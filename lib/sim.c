@@ -1,4 +1,5 @@
 /* sim: the discrete-event simulator of GPUs, NICs and optical switches. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include "sched.h"
 #include "sim.h"
 #include "simbuf.h"
+#include "simnext.h"
 #include "simskip.h"
 #include "simstate.h"
 #include "units.h"
@@ -404,10 +406,66 @@ pair_serve(struct sim *s, uint32_t pi)
 	flow_rate(s, f, pair_rate(s, p));
 }
 
+/* Bytes of flow fi not yet sent, now (rounded up). */
+static uint64_t
+unsent(const struct sim *s, uint32_t fi)
+{
+	const struct flow *f = &s->fl[fi];
+	u128 w = (u128)f->rate * (s->now - f->t0);
+
+	w = w > f->work ? 0 : f->work - w;
+	return (uint64_t)((w + WORK_BYTE - 1) / WORK_BYTE);
+}
+
+/* What n bytes take at one circuit's rate, rounded up. */
+static uint64_t
+circuit_ps(const struct sim *s, u128 n)
+{
+	u128 ps = (n * WORK_BYTE + s->net->bandwidth_bps - 1) /
+	    s->net->bandwidth_bps;
+
+	return ps > UINT64_MAX ? UINT64_MAX : (uint64_t)ps;
+}
+
+/*
+ * rotorlb's look-ahead: may a hand b, over the circuit of pair pi, the
+ * head bytes of its queue for another destination d (pair k)?  Only
+ * when b has room for some, and b would start them towards d before a
+ * would (simnext_relay_sooner()): b from the end t1 of the hop to b (of
+ * as much as offer() hands, at the circuit's rate), behind what it
+ * holds for d already; a from now, behind its own bytes for d that
+ * stay: what it holds for d as a relay, its hop to d under way, and
+ * its queue for d less the bytes handed.
+ */
+static int
+lookahead(struct sim *s, uint32_t pi, uint32_t k)
+{
+	uint32_t rp = pair_find(s, s->pr[pi].dst, s->pr[k].dst, 1);
+	const struct pair *p = &s->pr[pi], *q = &s->pr[k];
+	uint64_t room, sp = spare(s, p), rate = pair_rate(s, p), t1;
+	u128 ahead;
+
+	if (rp == NONE || rate == 0 || s->now >= p->until)
+		return 0;
+	room = s->pr[rp].held < s->vlb_cap ? s->vlb_cap - s->pr[rp].held : 0;
+	room = room < sp ? room : sp;
+	if (room > s->seg[q->qhead].bytes)
+		room = s->seg[q->qhead].bytes;
+	if (room == 0)
+		return 0;
+	t1 = sim_end_at(s->now, (u128)room * WORK_BYTE, rate);
+	ahead = (u128)q->held + q->qbytes - room;
+	if (q->flow != NONE && !s->seg[s->fl[q->flow].seg].relayed)
+		ahead += unsent(s, q->flow);
+	return simnext_relay_sooner(s->next, p->src, p->dst, q->dst, s->now,
+	    t1, circuit_ps(s, ahead), circuit_ps(s, s->pr[rp].held));
+}
+
 /*
  * RotorLB: the circuit a-b has spare capacity.  Offer b the queued bytes
  * of a for the destination d with the most of them, as much as b still
  * accepts for d (the cap) and the circuit can carry before it goes down.
+ * Under rotorlb only the destinations that pass lookahead() compete.
  */
 static uint32_t
 offer(struct sim *s, uint32_t pi)
@@ -417,10 +475,12 @@ offer(struct sim *s, uint32_t pi)
 	uint64_t room, amount;
 
 	for (k = s->g[a].pairs; k != NONE; k = s->pr[k].gnext) {
-		const struct pair *q = &s->pr[k];
+		const struct pair *q;
 
-		if (q->dst == b || q->qbytes == 0)
+		if (s->pr[k].dst == b || s->pr[k].qbytes == 0 ||
+		    (s->next != NULL && !lookahead(s, pi, k)))
 			continue;
+		q = &s->pr[k];	/* lookahead() may move the pairs */
 		if (best == NONE || q->qbytes > s->pr[best].qbytes ||
 		    (q->qbytes == s->pr[best].qbytes && q->dst <
 		    s->pr[best].dst))
@@ -1115,6 +1175,18 @@ setup_net(struct sim *s)
 	return s->failed ? -1 : 0;
 }
 
+/* rotorlb: the schedule's circuits indexed once, for lookahead(). */
+static int
+setup_next(struct sim *s)
+{
+	if (!s->vlb || s->sc->forwarding != SCHED_ROTORLB)
+		return 0;
+	if ((s->next = simnext_new(s->sc)) == NULL)
+		sim_fail(s, "%s", errno == ENOMEM ? "out of memory" :
+		    "a circuit does not end within the period");
+	return s->failed ? -1 : 0;
+}
+
 static int
 setup_out(struct sim *s, struct sim_out *o)
 {
@@ -1361,6 +1433,7 @@ cleanup(struct sim *s)
 	free(s->swork);
 	heap_free(&s->h);
 	simskip_free(s);
+	simnext_free(s->next);
 }
 
 int
@@ -1380,12 +1453,13 @@ sim_run(const struct dag *d, const struct net *net,
 	s.errlen = errlen;
 	s.ideal = opt->fabric == SIM_IDEAL;
 	s.sc = s.ideal ? NULL : sc;
-	s.vlb = !s.ideal && sc != NULL && sc->forwarding == SCHED_VLB;
+	s.vlb = !s.ideal && sc != NULL && SCHED_TWO_HOP(sc->forwarding);
 	s.vlb_cap = s.vlb ? sc->vlb_cap : 0;
 	s.segfree = s.flfree = NONE;
 	heap_init(&s.h);
 	if (setup_out(&s, out) == 0 && setup_net(&s) == 0 &&
-	    setup_tasks(&s) == 0 && (s.ideal || setup_plans(&s) == 0)) {
+	    setup_next(&s) == 0 && setup_tasks(&s) == 0 &&
+	    (s.ideal || setup_plans(&s) == 0)) {
 		for (i = 0; i < s.nroots && !s.failed; i++)
 			make_ready(&s, s.roots[i]);
 		if (!s.failed && simskip_init(&s) == 0)

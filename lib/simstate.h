@@ -14,6 +14,7 @@
 #include "net.h"
 #include "sched.h"
 #include "sim.h"
+#include "simnext.h"
 
 typedef unsigned __int128 u128;
 
@@ -96,6 +97,7 @@ struct sim {
 	int			 ideal;
 	int			 vlb;
 	uint64_t		 vlb_cap;
+	struct simnext		*next;		/* rotorlb's look-ahead */
 	uint64_t		 now, seq;
 	struct heap		 h;
 	/* tasks */

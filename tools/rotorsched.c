@@ -34,7 +34,7 @@ static void
 usage(void)
 {
 	fprintf(stderr, "usage: rotorsched [-c vlb-cap] [-d duty] "
-	    "[-f direct|vlb] [-m rotor|bvn] [-s slot]\n");
+	    "[-f direct|vlb|rotorlb] [-m rotor|bvn] [-s slot]\n");
 	exit(2);
 }
 
@@ -106,8 +106,8 @@ parse_args(struct args *a, int argc, char **argv)
 			    strcmp(optarg, sched_fwds[i]) != 0; i++)
 				;
 			if (sched_fwds[i] == NULL) {
-				warnmsg("-f %s: forwarding is direct or vlb",
-				    optarg);
+				warnmsg("-f %s: forwarding is direct, vlb or "
+				    "rotorlb", optarg);
 				usage();
 			}
 			a->fwd = i;
@@ -152,8 +152,8 @@ parse_args(struct args *a, int argc, char **argv)
 		warnmsg("-c, -d, -f and -s go with -m rotor");
 		usage();
 	}
-	if (a->cap_set && a->fwd != SCHED_VLB) {
-		warnmsg("-c goes with -f vlb");
+	if (a->cap_set && !SCHED_TWO_HOP(a->fwd)) {
+		warnmsg("-c goes with -f vlb or -f rotorlb");
 		usage();
 	}
 }
@@ -183,7 +183,7 @@ main(int argc, char **argv)
 	else
 		bvn(&sc, &in);
 	sc.forwarding = a.fwd;
-	if (a.fwd == SCHED_VLB)
+	if (SCHED_TWO_HOP(a.fwd))
 		sc.vlb_cap = a.cap_set ? a.cap : default_cap(&in.net, &a);
 	if (sched_check(&sc, &in.net, err, sizeof(err)) != 0)
 		die("internal error: the schedule made is invalid: %s", err);

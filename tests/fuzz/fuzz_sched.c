@@ -1,19 +1,49 @@
 /*
  * fuzz_sched: schedules (lib/sched: schedule, circuit and plan
  * records) as ocssim reads them (sched_take()), then
- * sched_check() on what was read whole.
+ * sched_check() on what was read whole, and the index of when pairs
+ * are next joined (lib/simnext) on a schedule that passes: every
+ * circuit is up at its start, and a query of no up time is the next-up
+ * one (abort() otherwise, which libFuzzer reports).
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "dagin.h"
 #include "fuzz.h"
 #include "sched.h"
+#include "simnext.h"
 
 struct input {
 	struct dagin	 di;
 	struct schedule	 sc;
 };
+
+static void
+index_check(const struct schedule *sc)
+{
+	struct simnext *nx;
+	uint64_t at, up;
+	size_t i;
+
+	if ((nx = simnext_new(sc)) == NULL)
+		return;
+	for (i = 0; i < sc->nc && i < 256; i++) {
+		const struct circuit *c = &sc->c[i];
+
+		if (simnext_up(nx, c->b, c->a, c->from, &at) != SIMNEXT_AT ||
+		    at != c->from)
+			abort();
+		if (simnext_up(nx, c->a, c->b, c->to, &up) !=
+		    simnext_after(nx, c->a, c->b, c->to, 0, &at) || up != at)
+			abort();
+		(void)simnext_after(nx, c->a, c->b, c->from, c->to, &at);
+		(void)simnext_relay_sooner(nx, c->a, c->b, 0, c->from, c->to,
+		    c->from, c->to);
+	}
+	simnext_free(nx);
+}
 
 static void
 other(void *arg, struct rec *r, const struct stream_rec *sr)
@@ -37,7 +67,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sched_init(&in.sc);
 	if (dagin_read(&in.di, fp, "fuzz", w, "fuzz", 0, NULL, other, &in,
 	    err, sizeof(err)) == 0 && in.sc.present)
-		(void)sched_check(&in.sc, &in.di.net, err, sizeof(err));
+		if (sched_check(&in.sc, &in.di.net, err, sizeof(err)) == 0)
+			index_check(&in.sc);
 	sched_free(&in.sc);
 	dagin_free(&in.di);
 	(void)stream_writer_close(w);
