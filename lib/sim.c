@@ -133,7 +133,10 @@ pair_find(struct sim *s, uint32_t a, uint32_t b, int create)
 	struct pair *p;
 	uint32_t sw;
 
-	if ((s->npr + 1) * 2 > s->hcap && (!create || hash_grow(s) != 0))
+	/* the table stays at most half full: a lookup always ends */
+	if (create && (s->npr + 1) * 2 > s->hcap && hash_grow(s) != 0)
+		return NONE;
+	if (s->hcap == 0)
 		return NONE;
 	mask = s->hcap - 1;
 	for (i = (key * 0x9e3779b97f4a7c15ULL) >> 20 & mask; s->hkey[i] != 0;

@@ -190,3 +190,35 @@ planned() {
 	assert_output --partial 'ocssim: deadlock at '
 	assert_output --partial 'transfer 0 (0->1, 1000 bytes) waits for a circuit 0-1 on its planned switch that never comes'
 }
+
+# pairs N: the first N pairs a < b of 40 GPUs, "a b" a line.
+pairs() {
+	for a in $(seq 0 39); do for b in $(seq $((a + 1)) 39); do
+		echo "$a $b"
+	done; done | head -n "$1"
+}
+
+@test "ocssim: regression: a lookup of a pair failed when the pair table was exactly half full" {
+	# 512 pairs fill the first table (1024 slots) to half: the lookup
+	# of an existing pair as its circuit came up said "no such pair",
+	# and the run deadlocked.  Transfer i (100 B, 1 ns at 800 Gbit/s)
+	# has its own circuit, up i us to i + 1 us: the last ends 511 us +
+	# 1 ns.
+	for n in 511 512 513; do
+		{
+			hdr
+			echo '{"type":"net","gpus":40,"switches":1,"bandwidth_bps":800000000000,"reconfig_ps":0}'
+			i=0
+			pairs $n | while read -r a b; do xfer $i '[]' "$a" "$b" 100; i=$((i + 1)); done
+			echo '{"type":"schedule","scheduler":"hand"}'
+			i=0
+			pairs $n | while read -r a b; do
+				echo "{\"type\":\"circuit\",\"switch\":0,\"a\":$a,\"b\":$b,\"from_ps\":$((i * 1000000)),\"to_ps\":$(((i + 1) * 1000000))}"
+				i=$((i + 1))
+			done
+		} | mk s.mp
+		run bash -c "ocssim < s.mp | report --dump | jq 'select(.type == \"result\") | .makespan_ps'"
+		assert_success
+		assert_output "$(((n - 1) * 1000000 + 1000))"
+	done
+}
