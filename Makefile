@@ -273,7 +273,7 @@ demo: all
 	@pipelines/study
 
 # The README's figures, from the study's last run.
-FIGURES =	study-iteration.png study-buffer.png timeline-flux.svg \
+FIGURES =	study-iteration.png study-buffer.png study-nic.png timeline-flux.svg \
 		timeline-rotor-direct.svg
 figures:
 	@test -f results/study/timeline-flux.svg || $(MAKE) demo

@@ -255,16 +255,19 @@ m 2L tp1 dp2  ideal         1us  100.000 us     1.00        -    0.47      3.0 M
 	assert_output "$T/figs/s-iteration.png
 $T/figs/s-iteration.svg
 $T/figs/s-buffer.png
-$T/figs/s-buffer.svg"
+$T/figs/s-buffer.svg
+$T/figs/s-nic.png
+$T/figs/s-nic.svg"
 	cd "$T/figs"
-	for f in s-iteration s-buffer; do
+	for f in s-iteration s-buffer s-nic; do
 		run file -b "$f.png"
 		assert_output --regexp '^PNG image data, 560 x 430, '
 		xmllint --noout "$f.svg"
 	done
 	grep -q 'Iteration time against reconfiguration delay' s-iteration.svg
 	grep -q 'rotor/direct' s-iteration.svg
-	grep -q 'peak NIC buffer (MiB)' s-buffer.svg
+	grep -q 'peak NIC buffer, ready bytes (MiB)' s-buffer.svg
+	grep -q 'peak NIC buffer, bytes handed to the NIC (KiB)' s-nic.svg
 }
 
 @test "report: --gnuplot prints the script that -p runs, data included" {
@@ -274,10 +277,10 @@ $T/figs/s-buffer.svg"
 	cd "$T"
 	run grep -A2 '^\$d0_1 << EOD$' b.gp
 	assert_output '$d0_1 << EOD
-10.000000 30.231120 120.003906
+10.000000 30.231120 120.003906 122884.000000
 EOD'
 	gnuplot b.gp
-	for f in iteration.svg iteration.png buffer.svg buffer.png; do
+	for f in iteration.svg iteration.png buffer.svg buffer.png nic.svg nic.png; do
 		cmp "a-$f" "b-$f"
 	done
 }
@@ -320,7 +323,7 @@ EOD'
 	assert_success
 	[ ! -e PWNED ] || fail "a stream ran a command"
 	run bash -c "report --gnuplot -p o t1000000.mp t10000000.mp | grep -c system"
-	assert_output 4
+	assert_output 6
 	run bash -c "report --gnuplot -p o t1000000.mp | grep -m1 system"
 	assert_output --partial "title 'x''?system \"touch PWNED\"?/direct'"
 }
@@ -332,13 +335,17 @@ EOD'
 	run report -p o z.mp a.mp zero.mp
 	assert_success
 	xmllint --noout o-buffer.svg
+	# no run has the nic key: those points are left out, the figure drawn
+	xmllint --noout o-nic.svg
+	run bash -c "report --gnuplot -p o z.mp a.mp zero.mp | grep -c ' NaN$'"
+	assert_output 2
 	for g in $(seq 14); do
 		for s in $(seq 3); do
 			run_stream "d$g-$s.mp" 1000000 $((5000000 + g)) schedule "s$s" "$g"
 		done
 	done
 	run bash -c "report --gnuplot -p o d*.mp | grep -c '^set title'"
-	assert_output 56
+	assert_output 84
 	run bash -c "report --gnuplot -p o d*.mp | grep -c '^\$d[0-9]*_[0-9]* << EOD$'"
 	assert_output 42
 }

@@ -1,9 +1,11 @@
 /*
- * report_plot.c: iteration time and peak NIC buffer against tau,
- * through gnuplot(1).
+ * report_plot.c: iteration time and peak NIC buffer (under both
+ * accountings of ocssim(1)) against tau, through gnuplot(1).
  *
  * plot_script() writes a whole gnuplot script, data included, that
- * draws prefix-iteration and prefix-buffer as PNG and SVG: one panel
+ * draws prefix-iteration, prefix-buffer and prefix-nic as PNG and SVG
+ * (the nic one on a logarithmic axis, runs without the key left out):
+ * one panel
  * per DAG (see report_runs.c), one line per scheduler and mode, the
  * same colour for a scheduler in every panel, the ideal fabric dashed.
  * plot_draw() feeds that script to gnuplot and prints the names of the
@@ -34,7 +36,8 @@ struct panel {
 	size_t		 group;
 	char		 title[NAMESZ];
 	unsigned char	*has;		/* one per name */
-	double		 lo[3], hi[3];	/* tau us, iteration ms, buffer MiB */
+	double		 lo[4], hi[4];	/* tau us, iteration ms, buffer MiB,
+					   nic KiB (above 0 only) */
 };
 
 struct plot {
@@ -80,7 +83,8 @@ quote(FILE *fp, const char *s)
 	putc('\'', fp);
 }
 
-/* Datablock $dG_S: tau (us), iteration (ms), buffer (MiB). */
+/* Datablock $dG_S: tau (us), iteration (ms), buffer (MiB), nic (KiB,
+ * NaN, which gnuplot leaves out, when unknown or 0). */
 static void
 data(FILE *fp, const struct runs *rs, size_t g, const char *series,
     size_t si)
@@ -95,8 +99,12 @@ data(FILE *fp, const struct runs *rs, size_t g, const char *series,
 		if (u->group != g || !plotted(u) ||
 		    strcmp(runs_series(u, buf, sizeof(buf)), series) != 0)
 			continue;
-		fprintf(fp, "%.6f %.6f %.6f\n", u->tau_ps / 1e6,
+		fprintf(fp, "%.6f %.6f %.6f ", u->tau_ps / 1e6,
 		    u->makespan_ps / 1e9, u->buffer_bytes / 1048576.0);
+		if (u->has_nic && u->nic_bytes > 0)
+			fprintf(fp, "%.6f\n", u->nic_bytes / 1024.0);
+		else
+			fputs("NaN\n", fp);
 	}
 	fputs("EOD\n", fp);
 }
@@ -104,13 +112,16 @@ data(FILE *fp, const struct runs *rs, size_t g, const char *series,
 static void
 extend(struct panel *p, const struct run *u)
 {
-	double v[3];
+	double v[4];
 	int i;
 
 	v[0] = u->tau_ps / 1e6;
 	v[1] = u->makespan_ps / 1e9;
 	v[2] = u->buffer_bytes / 1048576.0;
-	for (i = 0; i < 3; i++) {
+	v[3] = u->has_nic ? u->nic_bytes / 1024.0 : 0;
+	for (i = 0; i < 4; i++) {
+		if (i == 3 && v[i] == 0)
+			continue;
 		if (p->lo[i] == 0 || v[i] < p->lo[i])
 			p->lo[i] = v[i];
 		if (v[i] > p->hi[i])
@@ -167,9 +178,20 @@ panels(const struct runs *rs, struct plot *pl)
 	}
 }
 
+static const char *const figs[] = { "iteration", "buffer", "nic" };
+static const char *const ylabels[] = { "iteration time (ms)",
+	"peak NIC buffer, ready bytes (MiB)",
+	"peak NIC buffer, bytes handed to the NIC (KiB)" };
+static const char *const titles[] = {
+	"Iteration time against reconfiguration delay",
+	"Peak NIC buffer (ready bytes) against reconfiguration delay",
+	"Peak NIC buffer (bytes handed to the NIC) against reconfiguration "
+	    "delay" };
+#define NFIG	3
+
+/* Figure f of figs[], panel by panel. */
 static void
-figure(FILE *fp, const struct plot *pl, const char *out, int buffer,
-    int svg)
+figure(FILE *fp, const struct plot *pl, const char *out, int f, int svg)
 {
 	size_t np = pl->np, cols = np < 3 ? np : 3, rows, i, s;
 	const struct panel *p;
@@ -181,15 +203,16 @@ figure(FILE *fp, const struct plot *pl, const char *out, int buffer,
 	    svg ? 12 : 10);
 	fputs("set output ", fp);
 	quote(fp, out);
-	fprintf(fp, "\nset ylabel '%s'\n", buffer ? "peak NIC buffer (MiB)" :
-	    "iteration time (ms)");
+	fprintf(fp, "\nset ylabel '%s'\n", ylabels[f]);
 	fprintf(fp, "set multiplot layout %zu,%zu title '%s'\n", rows, cols,
-	    buffer ? "Peak NIC buffer against reconfiguration delay" :
-	    "Iteration time against reconfiguration delay");
+	    titles[f]);
 	for (i = 0; i < np; i++) {
 		p = &pl->p[i];
 		range(fp, 'x', p->lo[0], p->hi[0], 0);
-		range(fp, 'y', p->lo[buffer + 1], p->hi[buffer + 1], buffer);
+		if (f == 2 && p->hi[3] == 0)	/* no nic peak: any range */
+			range(fp, 'y', 1, 1, 0);
+		else
+			range(fp, 'y', p->lo[f + 1], p->hi[f + 1], f == 1);
 		fputs("set title ", fp);
 		quote(fp, p->title);
 		fputs("\nplot", fp);
@@ -197,8 +220,7 @@ figure(FILE *fp, const struct plot *pl, const char *out, int buffer,
 			if (!p->has[s])
 				continue;
 			fprintf(fp, "%s$d%zu_%zu using 1:%d with linespoints "
-			    "ls %zu title ", sep, p->group, s, buffer ? 3 : 2,
-			    s + 1);
+			    "ls %zu title ", sep, p->group, s, f + 2, s + 1);
 			quote(fp, pl->nm.v[s]);
 			sep = ", \\\n    ";
 		}
@@ -257,8 +279,6 @@ no_runs(const struct runs *rs, const char *prefix, char *err, size_t n)
 	return 1;
 }
 
-static const char *const figs[] = { "iteration", "buffer" };
-
 int
 plot_script(FILE *fp, const struct runs *rs, const char *prefix, char *err,
     size_t n)
@@ -273,7 +293,8 @@ plot_script(FILE *fp, const struct runs *rs, const char *prefix, char *err,
 	memset(&pl, 0, sizeof(pl));
 	panels(rs, &pl);
 	fputs("# Made by report(1): iteration time and peak NIC buffer\n"
-	    "# against the reconfiguration delay tau.\n", fp);
+	    "# (ready bytes, and bytes handed to the NIC) against the\n"
+	    "# reconfiguration delay tau.\n", fp);
 	for (i = 0; i < pl.np; i++)
 		for (s = 0; s < pl.nm.n; s++)
 			if (pl.p[i].has[s])
@@ -282,7 +303,7 @@ plot_script(FILE *fp, const struct runs *rs, const char *prefix, char *err,
 	fputs("set grid\nset key top left\n"
 	    "set format x '%g'\nset format y '%g'\n"
 	    "set xlabel 'reconfiguration delay tau (us)'\n", fp);
-	for (b = 0; b < 2; b++)
+	for (b = 0; b < NFIG; b++)
 		for (svg = 0; svg < 2; svg++) {
 			snprintf(out, sizeof(out), "%s-%s.%s", prefix,
 			    figs[b], svg ? "svg" : "png");
@@ -321,7 +342,7 @@ plot_draw(const struct runs *rs, const char *prefix, char *err, size_t n)
 		    "installed?" : "");
 		return -1;
 	}
-	for (f = 0; f < 2; f++)
+	for (f = 0; f < NFIG; f++)
 		printf("%s-%s.png\n%s-%s.svg\n", prefix, figs[f], prefix,
 		    figs[f]);
 	return 0;
