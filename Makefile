@@ -293,6 +293,9 @@ bench-greedy: all
 bench-limits: all
 	@pipelines/bench-limits
 
+bench-place: all
+	@pipelines/bench-place
+
 install: all
 	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANPREFIX)/man1 \
 	    $(DESTDIR)$(MANPREFIX)/man5 $(DESTDIR)$(MANPREFIX)/man7
@@ -311,6 +314,6 @@ clean:
 	rm -rf $(B)
 
 .PHONY: all tools deps asan clang fuzz fuzz-build fuzz-corpus check coverage \
-	traces demo figures bench bench-flux bench-greedy bench-limits \
+	traces demo figures bench bench-flux bench-greedy bench-limits bench-place \
 	install uninstall clean
 .SECONDARY:
