@@ -67,15 +67,18 @@ perms() {
 
 @test "rotorsched -p: a given placement relabels the identity table (4 GPUs, by hand)" {
 	ring4 1
-	rotorsched -p 3,0,1,2 < ring.mp > s.mp
+	rotorsched -p 1,2,0,3 < ring.mp > s.mp
 	run bash -c "report --dump s.mp | jq -c 'select(.type == \"schedule\") | .placement'"
-	assert_output '[3,0,1,2]'
-	# ports 0 1 2 3 hold ranks 1 2 3 0.  Identity table: slot 0 (from
+	assert_output '[1,2,0,3]'
+	# ports 0 1 2 3 hold ranks 2 0 1 3.  Identity table: slot 0 (from
 	# 1 us) switch 0 XOR 1 {0,1} {2,3}, switch 1 XOR 2 {0,2} {1,3};
 	# slot 1 (from 11 us) switch 0 XOR 3 {0,3} {1,2}.  Renamed:
-	# {1,2} {3,0}, {1,3} {2,0}, {1,0} {2,3}.
+	# {2,0} {1,3}, {2,1} {0,3}, {2,3} {0,1}.  (Renaming by the
+	# placement itself instead of its inverse would give {1,2} {0,3}
+	# in the first: this placement tells the two apart, as a cyclic
+	# shift on 4 GPUs does not.)
 	run bash -c "report --dump s.mp | jq -r 'select(.type == \"circuit\") | \"\(.switch) \(.from_ps) \(.a)-\(.b)\"' | tr '\n' ,"
-	assert_output '0 1000000 0-3,0 1000000 1-2,0 11000000 0-1,0 11000000 2-3,1 1000000 0-2,1 1000000 1-3,'
+	assert_output '0 1000000 0-2,0 1000000 1-3,0 11000000 0-1,0 11000000 2-3,1 1000000 0-3,1 1000000 1-2,'
 }
 
 @test "rotorsched -p: a given placement relabels the identity table (8 GPUs, by jq)" {
