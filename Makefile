@@ -40,7 +40,7 @@ TOOLS =		tracegen dagbuild fluxsolve rotorsched ocssim report
 # report(1) is built from more than one file: tools/report_*.c.
 REPORT_PARTS =	report_runs report_plot report_gantt
 # rotorsched(1) too: tools/rotorsched_*.c.
-ROTORSCHED_PARTS =	rotorsched_rotor rotorsched_tm
+ROTORSCHED_PARTS =	rotorsched_rotor rotorsched_tm rotorsched_place
 LIBSRC =	$(wildcard lib/*.c)
 UNITSRC =	$(wildcard tests/unit/test_*.c)
 
@@ -293,6 +293,9 @@ bench-greedy: all
 bench-limits: all
 	@pipelines/bench-limits
 
+bench-place: all
+	@pipelines/bench-place
+
 install: all
 	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANPREFIX)/man1 \
 	    $(DESTDIR)$(MANPREFIX)/man5 $(DESTDIR)$(MANPREFIX)/man7
@@ -311,6 +314,6 @@ clean:
 	rm -rf $(B)
 
 .PHONY: all tools deps asan clang fuzz fuzz-build fuzz-corpus check coverage \
-	traces demo figures bench bench-flux bench-greedy bench-limits \
+	traces demo figures bench bench-flux bench-greedy bench-limits bench-place \
 	install uninstall clean
 .SECONDARY:

@@ -23,7 +23,65 @@ sched_free(struct schedule *s)
 {
 	free(s->c);
 	free(s->p);
+	free(s->place);
 	sched_init(s);
+}
+
+/*
+ * The optional key "placement": a permutation of 0..n-1, n its length,
+ * at most NET_MAX_GPUS; whether n is the net's count of GPUs is for
+ * sched_take() and sched_check(), which know the net.  NULL when the
+ * key is absent or wrong (then through the record).
+ */
+static uint32_t *
+read_placement(struct rec *r, uint32_t *np)
+{
+	const msgpack_object_array *a;
+	unsigned char *seen;
+	uint32_t *pl, i;
+	uint64_t v;
+
+	*np = 0;
+	if (!rec_has(r, "placement"))
+		return NULL;
+	a = rec_array(r, "placement");
+	if (rec_failed(r))
+		return NULL;
+	if (a->size > NET_MAX_GPUS) {
+		rec_fail(r, "key \"placement\": %u ports, more than the %u "
+		    "GPUs a net may have", a->size, NET_MAX_GPUS);
+		return NULL;
+	}
+	pl = malloc(((size_t)a->size + 1) * sizeof(*pl));
+	seen = calloc((size_t)a->size + 1, 1);
+	if (pl == NULL || seen == NULL) {
+		rec_fail(r, "out of memory");
+		goto fail;
+	}
+	for (i = 0; i < a->size; i++) {
+		v = rec_elem_u64(r, "placement", a, i);
+		if (rec_failed(r))
+			goto fail;
+		if (v >= a->size) {
+			rec_fail(r, "key \"placement\": item %u: port %llu "
+			    "out of range (%u ports listed)", i,
+			    (unsigned long long)v, a->size);
+			goto fail;
+		}
+		if (seen[v]++) {
+			rec_fail(r, "key \"placement\": item %u: port %llu "
+			    "appears twice", i, (unsigned long long)v);
+			goto fail;
+		}
+		pl[i] = (uint32_t)v;
+	}
+	free(seen);
+	*np = a->size;
+	return pl;
+fail:
+	free(pl);
+	free(seen);
+	return NULL;
 }
 
 int
@@ -44,6 +102,9 @@ sched_read_schedule(struct rec *r, struct schedule *s)
 	if (!rec_failed(r) && s->periodic && s->period == 0)
 		rec_fail(r, "key \"period_ps\": must be positive");
 	if (rec_failed(r))
+		return -1;
+	if ((s->place = read_placement(r, &s->nplace)) == NULL &&
+	    rec_failed(r))
 		return -1;
 	snprintf(s->scheduler, sizeof(s->scheduler), "%.*s",
 	    (int)(len < sizeof(s->scheduler) ? len : sizeof(s->scheduler) - 1),
@@ -120,7 +181,9 @@ sched_read_plan(struct rec *r, struct schedule *s, const struct net *n)
 void
 sched_write_schedule(msgpack_packer *pk, const struct schedule *s)
 {
-	size_t n = 4 + (s->periodic != 0) + (s->vlb_cap != 0);
+	size_t n = 4 + (s->periodic != 0) + (s->vlb_cap != 0) +
+	    (s->place != NULL);
+	uint32_t i;
 
 	stream_pack_record(pk, "schedule", n);
 	stream_pack_kstr(pk, "scheduler", s->scheduler);
@@ -130,6 +193,12 @@ sched_write_schedule(msgpack_packer *pk, const struct schedule *s)
 	stream_pack_kstr(pk, "forwarding", sched_fwds[s->forwarding]);
 	if (s->vlb_cap != 0)
 		stream_pack_ku64(pk, "vlb_cap_bytes", s->vlb_cap);
+	if (s->place == NULL)
+		return;
+	stream_pack_str(pk, "placement");
+	msgpack_pack_array(pk, s->nplace);
+	for (i = 0; i < s->nplace; i++)
+		msgpack_pack_uint32(pk, s->place[i]);
 }
 
 void
@@ -336,6 +405,11 @@ sched_check(struct schedule *s, const struct net *n, char *err, size_t len)
 {
 	size_t i, j;
 
+	if (s->place != NULL && s->nplace != n->gpus) {
+		snprintf(err, len, "placement: %u ports, but the net has %u "
+		    "GPUs", s->nplace, n->gpus);
+		return -1;
+	}
 	if (s->nc > 0)
 		qsort(s->c, s->nc, sizeof(*s->c), cmp_circuit);
 	for (i = 0; i < s->nc; i++) {
@@ -374,8 +448,12 @@ sched_take(struct rec *r, const struct stream_rec *sr, struct schedule *s,
 
 	if ((circ || plan) && n == NULL)
 		rec_fail(r, "comes before the net record");
-	else if (stream_rec_is(sr, "schedule"))
-		sched_read_schedule(r, s);
+	else if (stream_rec_is(sr, "schedule")) {
+		if (sched_read_schedule(r, s) == 0 && n != NULL &&
+		    s->place != NULL && s->nplace != n->gpus)
+			rec_fail(r, "key \"placement\": %u ports, but the "
+			    "net has %u GPUs", s->nplace, n->gpus);
+	}
 	else if (circ)
 		sched_read_circuit(r, s, n);
 	else if (plan)

@@ -11,6 +11,12 @@
  * or plan when no net has been read (net NULL).  sched_check() sorts
  * the circuits by (switch, from, a) and names the first violation in
  * the caller's buffer.
+ *
+ * A schedule may record a placement, the port of each GPU on a table
+ * whose circuits were relabelled (rotorsched -p): place[g] for every
+ * GPU g, a permutation of the net's GPUs, or place NULL for none.  The
+ * reader checks it is a permutation, sched_take() (with the net) and
+ * sched_check() that it covers the net's GPUs; nothing else uses it.
  */
 #ifndef SCHED_H
 #define SCHED_H
@@ -53,6 +59,8 @@ struct schedule {
 	uint64_t	 period;
 	int		 forwarding;
 	uint64_t	 vlb_cap;
+	uint32_t	*place;		/* port of each GPU, or NULL */
+	uint32_t	 nplace;
 	struct circuit	*c;
 	size_t		 nc, ccap;
 	struct plan	*p;

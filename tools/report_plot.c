@@ -185,8 +185,7 @@ static const char *const ylabels[] = { "iteration time (ms)",
 static const char *const titles[] = {
 	"Iteration time against reconfiguration delay",
 	"Peak NIC buffer (ready bytes) against reconfiguration delay",
-	"Peak NIC buffer (bytes handed to the NIC) against reconfiguration "
-	    "delay" };
+	"Peak NIC buffer (bytes handed to the NIC) against tau" };
 #define NFIG	3
 
 /* Figure f of figs[], panel by panel. */

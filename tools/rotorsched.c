@@ -9,7 +9,9 @@
  * matchings (Birkhoff-von Neumann style), which are dealt to the
  * switches longest first, each followed by tau of reconfiguration.
  * Either way one period of circuits is written, and ocssim repeats it
- * until the DAG is done.  See rotorsched(1).
+ * until the DAG is done.  In rotor mode -p places the ranks on the
+ * rotors' ports: given, drawn, or the fastest a search simulates
+ * (rotorsched_place.c).  See rotorsched(1).
  */
 #include <getopt.h>
 #include <stdint.h>
@@ -30,11 +32,17 @@
 
 static const char *const modes[] = { "rotor", "bvn", NULL };
 
+/* --place-evals has no short form. */
+#define OPT_EVALS	256
+#define EVALS_MAX	1000000000000ULL
+
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: rotorsched [-c vlb-cap] [-d duty] "
-	    "[-f direct|vlb|rotorlb] [-m rotor|bvn] [-s slot]\n");
+	fprintf(stderr, "usage: rotorsched [-v] [-c vlb-cap] [-d duty] "
+	    "[-f direct|vlb|rotorlb] [-m rotor|bvn]\n"
+	    "                  [-p placement] [-s slot] [-T seconds] "
+	    "[--place-evals=n]\n");
 	exit(2);
 }
 
@@ -63,6 +71,55 @@ default_cap(const struct net *n, const struct args *a)
 	return (uint64_t)c;
 }
 
+/* A whole number of simulations, 1 to EVALS_MAX, digits only. */
+static int
+parse_evals(const char *s, uint64_t *v)
+{
+	uint64_t x = 0;
+
+	if (*s == '\0')
+		return -1;
+	for (; *s != '\0'; s++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		x = x * 10 + (uint64_t)(*s - '0');
+		if (x > EVALS_MAX)
+			return -1;
+	}
+	if (x == 0)
+		return -1;
+	*v = x;
+	return 0;
+}
+
+/* Options that do not go together. */
+static void
+check_args(const struct args *a, int place_set)
+{
+	if (a->slot_set && a->duty_set) {
+		warnmsg("-d and -s exclude each other");
+		usage();
+	}
+	if (a->mode == MODE_BVN && (a->slot_set || a->duty_set ||
+	    a->fwd_set || a->cap_set)) {
+		warnmsg("-c, -d, -f and -s go with -m rotor");
+		usage();
+	}
+	if (a->cap_set && !SCHED_TWO_HOP(a->fwd)) {
+		warnmsg("-c goes with -f vlb or -f rotorlb");
+		usage();
+	}
+	if (a->mode == MODE_BVN && (place_set || a->verbose)) {
+		warnmsg("-p and -v go with -m rotor");
+		usage();
+	}
+	if (a->place.kind != PLACE_BEST && (a->place.evals_set ||
+	    a->place.seconds > 0)) {
+		warnmsg("--place-evals and -T go with -p best");
+		usage();
+	}
+}
+
 static void
 parse_args(struct args *a, int argc, char **argv)
 {
@@ -71,15 +128,20 @@ parse_args(struct args *a, int argc, char **argv)
 		{ "duty",	required_argument, NULL, 'd' },
 		{ "forwarding",	required_argument, NULL, 'f' },
 		{ "mode",	required_argument, NULL, 'm' },
+		{ "placement",	required_argument, NULL, 'p' },
+		{ "place-evals", required_argument, NULL, OPT_EVALS },
 		{ "slot",	required_argument, NULL, 's' },
+		{ "time-limit",	required_argument, NULL, 'T' },
+		{ "verbose",	no_argument,	   NULL, 'v' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *e;
-	char *end;
-	int ch, i;
+	char *end, msg[200];
+	int ch, i, place_set = 0;
 
-	*a = (struct args){ .mode = MODE_ROTOR, .duty = 0.9 };
-	while ((ch = getopt_long(argc, die_argv(argv), "c:d:f:m:s:",
+	*a = (struct args){ .mode = MODE_ROTOR, .duty = 0.9,
+	    .place = { .kind = PLACE_IDENTITY, .evals = PLACE_EVALS } };
+	while ((ch = getopt_long(argc, die_argv(argv), "c:d:f:m:p:s:T:v",
 	    longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'c':
@@ -123,6 +185,23 @@ parse_args(struct args *a, int argc, char **argv)
 			}
 			a->mode = i;
 			break;
+		case 'p':
+			if (place_parse(&a->place, optarg, msg,
+			    sizeof(msg)) != 0) {
+				warnmsg("-p %s: %s", optarg, msg);
+				usage();
+			}
+			place_set = 1;
+			break;
+		case OPT_EVALS:
+			if (parse_evals(optarg, &a->place.evals) != 0) {
+				warnmsg("--place-evals %s: a whole number "
+				    "from 1 to %llu", optarg,
+				    (unsigned long long)EVALS_MAX);
+				usage();
+			}
+			a->place.evals_set = 1;
+			break;
 		case 's':
 			if ((e = units_parse_time(optarg, &a->slot)) != NULL ||
 			    a->slot == 0 || a->slot > SLOT_MAX) {
@@ -137,25 +216,66 @@ parse_args(struct args *a, int argc, char **argv)
 			}
 			a->slot_set = 1;
 			break;
+		case 'T':
+			if ((e = units_parse_seconds(optarg,
+			    &a->place.seconds)) != NULL) {
+				warnmsg("-T %s: %s", optarg, e);
+				usage();
+			}
+			break;
+		case 'v':
+			a->verbose = 1;
+			break;
 		default:
 			usage();
 		}
 	}
 	if (optind != argc)
 		usage();
-	if (a->slot_set && a->duty_set) {
-		warnmsg("-d and -s exclude each other");
-		usage();
-	}
-	if (a->mode == MODE_BVN && (a->slot_set || a->duty_set ||
-	    a->fwd_set || a->cap_set)) {
-		warnmsg("-c, -d, -f and -s go with -m rotor");
-		usage();
-	}
-	if (a->cap_set && !SCHED_TWO_HOP(a->fwd)) {
-		warnmsg("-c goes with -f vlb or -f rotorlb");
-		usage();
-	}
+	check_args(a, place_set);
+}
+
+/* A given placement must hold one port for every GPU of the net. */
+static void
+check_placement(const struct args *a, const struct net *n)
+{
+	if (a->place.kind != PLACE_GIVEN || a->place.n == n->gpus)
+		return;
+	warnmsg("-p: %u ports given for a net of %u GPUs", a->place.n,
+	    n->gpus);
+	usage();
+}
+
+static int
+is_identity(const uint32_t *port, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n && port[i] == i; i++)
+		;
+	return i == n;
+}
+
+/*
+ * RotorNet with the ranks placed as -p says.  The identity table comes
+ * first: its checks (the net, the slot) hold for every placement, and
+ * the default cap is taken from its slot.
+ */
+static void
+rotor_placed(struct schedule *sc, const struct dagin *in, struct args *a)
+{
+	uint32_t *port;
+
+	rotor(sc, &in->net, a, NULL);
+	if (SCHED_TWO_HOP(a->fwd) && !a->cap_set)
+		a->cap = default_cap(&in->net, a);
+	port = place_choose(a, in);
+	place_schedule(sc, &in->net, a, port);
+	if (port != NULL && !is_identity(port, in->net.gpus)) {
+		sc->place = port;	/* the schedule's now */
+		sc->nplace = in->net.gpus;
+	} else
+		free(port);
 }
 
 int
@@ -177,14 +297,14 @@ main(int argc, char **argv)
 	if ((w = stream_writer(stdout)) == NULL)
 		die("out of memory");
 	read_input(&in, w, argc - 1, argv + 1);
+	check_placement(&a, &in.net);
 	snprintf(sc.scheduler, sizeof(sc.scheduler), "%s", modes[a.mode]);
 	if (a.mode == MODE_ROTOR)
-		rotor(&sc, &in.net, &a);
-	else
+		rotor_placed(&sc, &in, &a);
+	else {
 		bvn(&sc, &in);
-	sc.forwarding = a.fwd;
-	if (SCHED_TWO_HOP(a.fwd))
-		sc.vlb_cap = a.cap_set ? a.cap : default_cap(&in.net, &a);
+		sc.forwarding = a.fwd;
+	}
 	if (sched_check(&sc, &in.net, err, sizeof(err)) != 0)
 		die("internal error: the schedule made is invalid: %s", err);
 	sched_write_schedule(stream_packer(w), &sc);
@@ -194,5 +314,6 @@ main(int argc, char **argv)
 		die("write error: %s", strerror(rc));
 	sched_free(&sc);
 	dagin_free(&in);
+	free(a.place.port);
 	return 0;
 }

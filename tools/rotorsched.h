@@ -5,6 +5,9 @@
  * maker adds one period of circuits to a schedule the caller owns and
  * initialized, sets it periodic with its period, and dies (die()) with
  * a message on input it cannot schedule or when memory runs out.
+ * rotorsched_place.c chooses where the ranks sit on RotorNet's ports
+ * (-p): it reads the option, draws or searches the placement, and for
+ * the search simulates each candidate with lib/sim.
  */
 #ifndef ROTORSCHED_H
 #define ROTORSCHED_H
@@ -26,6 +29,28 @@
 
 enum { MODE_ROTOR, MODE_BVN };
 
+enum { PLACE_IDENTITY, PLACE_GIVEN, PLACE_RANDOM, PLACE_BEST };
+
+/* The search's default budget: every placement of 8 GPUs (7! = 5040). */
+#define PLACE_EVALS	10000
+
+/*
+ * -p: the kind; for PLACE_GIVEN the ports, port[i] that of rank i, n
+ * of them, a permutation of 0..n-1 (the caller checks n against the
+ * net); the seed of random:SEED, or of best's random restarts.  The
+ * search stops after evals simulations or seconds (0: no limit) of
+ * wall-clock time, keeping the best so far.
+ */
+struct place {
+	int		 kind;
+	uint32_t	*port;
+	uint32_t	 n;
+	uint64_t	 seed;
+	uint64_t	 evals;
+	double		 seconds;
+	int		 evals_set;
+};
+
 struct args {
 	int		 mode;
 	int		 fwd;
@@ -34,12 +59,33 @@ struct args {
 	uint64_t	 slot;
 	uint64_t	 cap;
 	int		 cap_set;
+	struct place	 place;
+	int		 verbose;
 };
 
-/* rotorsched_rotor.c */
+/* rotorsched_rotor.c: port[g] is rank g's port, NULL for identity. */
 uint64_t	rotor_slot(const struct net *, const struct args *);
 void		rotor(struct schedule *, const struct net *,
-		    const struct args *);
+		    const struct args *, const uint32_t *);
+
+/*
+ * rotorsched_place.c.  place_parse() reads -p's argument into the
+ * struct (its port array malloc'd, the caller's to free) and returns
+ * 0, or -1 with a message for usage in the caller's buffer.  place_schedule() empties the schedule and makes
+ * the rotor period of a placement with the forwarding and cap of the
+ * args (a->cap already the one written).  place_choose() returns the
+ * ports of the ranks the options ask for, malloc'd, or NULL for
+ * identity; the search (PLACE_BEST) takes the placement of least
+ * simulated makespan, the earliest on a tie, and dies on a simulation
+ * that fails other than by its time limit.  With a->verbose it says on
+ * stderr what it chose and its makespan; it shows progress there when
+ * stderr is a terminal.  The same input and options give the same
+ * placement, unless the time limit cut the search.
+ */
+int		 place_parse(struct place *, const char *, char *, size_t);
+void		 place_schedule(struct schedule *, const struct net *,
+		    const struct args *, const uint32_t *);
+uint32_t	*place_choose(const struct args *, const struct dagin *);
 
 /* rotorsched_tm.c */
 void		bvn(struct schedule *, const struct dagin *);

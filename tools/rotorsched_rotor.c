@@ -1,7 +1,8 @@
 /*
  * rotorsched, RotorNet: the N-1 matchings of a 1-factorization of the
  * complete graph on the GPUs, dealt to the switches; every switch steps
- * to its next matching each slot, dark for tau, then up.
+ * to its next matching each slot, dark for tau, then up.  The table
+ * is made on ports; rank g sits on port port[g] (identity when NULL).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -90,10 +91,11 @@ rotor_size(const struct net *n)
 }
 
 void
-rotor(struct schedule *sc, const struct net *n, const struct args *a)
+rotor(struct schedule *sc, const struct net *n, const struct args *a,
+    const uint32_t *port)
 {
 	uint32_t S = n->switches, nm = n->gpus - 1 + (n->gpus & 1);
-	uint32_t K = (nm + S - 1) / S, s, j, g, m, p;
+	uint32_t K = (nm + S - 1) / S, s, j, g, m, p, *rank;
 	uint64_t tau = n->reconfig_ps, slot;
 
 	if (n->gpus < 2)
@@ -108,6 +110,9 @@ rotor(struct schedule *sc, const struct net *n, const struct args *a)
 		    (unsigned long long)tau);
 	sc->periodic = 1;
 	sc->period = K * slot;
+	rank = xmalloc((size_t)n->gpus * sizeof(*rank));
+	for (g = 0; g < n->gpus; g++)		/* rank[x]: who is on port x */
+		rank[port != NULL ? port[g] : g] = g;
 	for (s = 0; s < S; s++)
 		for (j = 0; j < K; j++) {
 			if ((m = rotor_matching(n->gpus, S, s, j)) == 0)
@@ -116,9 +121,10 @@ rotor(struct schedule *sc, const struct net *n, const struct args *a)
 				p = rr_partner(n->gpus, m, g);
 				if (p == NONE || p < g)
 					continue;
-				if (sched_add_circuit(sc, s, g, p, j * slot +
-				    tau, (j + 1) * slot) != 0)
+				if (sched_add_circuit(sc, s, rank[g], rank[p],
+				    j * slot + tau, (j + 1) * slot) != 0)
 					die("out of memory");
 			}
 		}
+	free(rank);
 }
