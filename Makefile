@@ -40,7 +40,7 @@ TOOLS =		tracegen dagbuild fluxsolve rotorsched ocssim report
 # report(1) is built from more than one file: tools/report_*.c.
 REPORT_PARTS =	report_runs report_plot report_gantt
 # rotorsched(1) too: tools/rotorsched_*.c.
-ROTORSCHED_PARTS =	rotorsched_rotor rotorsched_tm
+ROTORSCHED_PARTS =	rotorsched_rotor rotorsched_tm rotorsched_sol
 LIBSRC =	$(wildcard lib/*.c)
 UNITSRC =	$(wildcard tests/unit/test_*.c)
 

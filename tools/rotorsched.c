@@ -8,6 +8,9 @@
  * made symmetric for duplex circuits, is decomposed into weighted
  * matchings (Birkhoff-von Neumann style), which are dealt to the
  * switches longest first, each followed by tau of reconfiguration.
+ * --mode solstice and --mode eclipse: the same matrix scheduled as
+ * Solstice (stuffed, then sliced by halving thresholds) and Eclipse
+ * (greedy, the most bytes per unit of time and tau) do, dealt alike.
  * Either way one period of circuits is written, and ocssim repeats it
  * until the DAG is done.  See rotorsched(1).
  */
@@ -28,13 +31,14 @@
 
 #include "rotorsched.h"
 
-static const char *const modes[] = { "rotor", "bvn", NULL };
+static const char *const modes[] = { "rotor", "bvn", "solstice", "eclipse",
+	NULL };
 
 static void
 usage(void)
 {
 	fprintf(stderr, "usage: rotorsched [-c vlb-cap] [-d duty] "
-	    "[-f direct|vlb] [-m rotor|bvn] [-s slot]\n");
+	    "[-f direct|vlb] [-m rotor|bvn|solstice|eclipse] [-s slot]\n");
 	exit(2);
 }
 
@@ -118,7 +122,8 @@ parse_args(struct args *a, int argc, char **argv)
 			    strcmp(optarg, modes[i]) != 0; i++)
 				;
 			if (modes[i] == NULL) {
-				warnmsg("-m %s: mode is rotor or bvn", optarg);
+				warnmsg("-m %s: mode is rotor, bvn, solstice "
+				    "or eclipse", optarg);
 				usage();
 			}
 			a->mode = i;
@@ -147,7 +152,7 @@ parse_args(struct args *a, int argc, char **argv)
 		warnmsg("-d and -s exclude each other");
 		usage();
 	}
-	if (a->mode == MODE_BVN && (a->slot_set || a->duty_set ||
+	if (a->mode != MODE_ROTOR && (a->slot_set || a->duty_set ||
 	    a->fwd_set || a->cap_set)) {
 		warnmsg("-c, -d, -f and -s go with -m rotor");
 		usage();
@@ -178,10 +183,19 @@ main(int argc, char **argv)
 		die("out of memory");
 	read_input(&in, w, argc - 1, argv + 1);
 	snprintf(sc.scheduler, sizeof(sc.scheduler), "%s", modes[a.mode]);
-	if (a.mode == MODE_ROTOR)
+	switch (a.mode) {
+	case MODE_ROTOR:
 		rotor(&sc, &in.net, &a);
-	else
+		break;
+	case MODE_BVN:
 		bvn(&sc, &in);
+		break;
+	case MODE_SOLSTICE:
+		solstice(&sc, &in);
+		break;
+	default:
+		eclipse(&sc, &in);
+	}
 	sc.forwarding = a.fwd;
 	if (a.fwd == SCHED_VLB)
 		sc.vlb_cap = a.cap_set ? a.cap : default_cap(&in.net, &a);

@@ -2,10 +2,11 @@
  * rotorsched's private parts.  rotorsched.c reads the options and the
  * stream and writes the schedule; rotorsched_rotor.c makes RotorNet's
  * period, rotorsched_tm.c the traffic matrix, BvN's decomposition and
- * the deal of configurations to the switches.  Each maker adds one
- * period of circuits to a schedule the caller owns and initialized,
- * sets it periodic with its period, and dies (die()) with a message on
- * input it cannot schedule or when memory runs out.
+ * the deal of configurations to the switches, and rotorsched_sol.c the
+ * Solstice and Eclipse schedules.  Each maker adds one period of
+ * circuits to a schedule the caller owns and initialized, sets it
+ * periodic with its period, and dies (die()) with a message on input it
+ * cannot schedule or when memory runs out.
  */
 #ifndef ROTORSCHED_H
 #define ROTORSCHED_H
@@ -26,7 +27,7 @@
  */
 #define SLOT_MAX	(UINT64_MAX / NET_MAX_GPUS)
 
-enum { MODE_ROTOR, MODE_BVN };
+enum { MODE_ROTOR, MODE_BVN, MODE_SOLSTICE, MODE_ECLIPSE };
 
 struct args {
 	int		 mode;
@@ -91,5 +92,9 @@ void		tm_empty_pairs(struct tm_plan *, const struct tm_edge *,
 void		tm_deal(struct schedule *, const struct net *,
 		    struct tm_plan *);
 void		bvn(struct schedule *, const struct dagin *);
+
+/* rotorsched_sol.c */
+void		solstice(struct schedule *, const struct dagin *);
+void		eclipse(struct schedule *, const struct dagin *);
 
 #endif
