@@ -280,7 +280,8 @@ figures:
 	@mkdir -p pipelines/figures
 	cp $(FIGURES:%=results/study/%) pipelines/figures/
 
-# The benchmarks of the simulator and of fluxsolve.
+# The benchmarks of the simulator and of fluxsolve, and the
+# traffic-matrix schedulers' reconfigurations (bench-tm).
 bench: all
 	@pipelines/bench-ocssim
 
@@ -292,6 +293,9 @@ bench-greedy: all
 
 bench-limits: all
 	@pipelines/bench-limits
+
+bench-tm: all
+	@pipelines/bench-tm
 
 install: all
 	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANPREFIX)/man1 \
@@ -312,5 +316,5 @@ clean:
 
 .PHONY: all tools deps asan clang fuzz fuzz-build fuzz-corpus check coverage \
 	traces demo figures bench bench-flux bench-greedy bench-limits \
-	install uninstall clean
+	bench-tm install uninstall clean
 .SECONDARY:
