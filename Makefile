@@ -40,7 +40,8 @@ TOOLS =		tracegen dagbuild fluxsolve rotorsched ocssim report
 # report(1) is built from more than one file: tools/report_*.c.
 REPORT_PARTS =	report_runs report_plot report_gantt
 # rotorsched(1) too: tools/rotorsched_*.c.
-ROTORSCHED_PARTS =	rotorsched_rotor rotorsched_tm rotorsched_place
+ROTORSCHED_PARTS =	rotorsched_rotor rotorsched_tm rotorsched_place \
+			rotorsched_sol
 LIBSRC =	$(wildcard lib/*.c)
 UNITSRC =	$(wildcard tests/unit/test_*.c)
 
@@ -280,7 +281,8 @@ figures:
 	@mkdir -p pipelines/figures
 	cp $(FIGURES:%=results/study/%) pipelines/figures/
 
-# The benchmarks of the simulator and of fluxsolve.
+# The benchmarks of the simulator and of fluxsolve, and the
+# traffic-matrix schedulers' reconfigurations (bench-tm).
 bench: all
 	@pipelines/bench-ocssim
 
@@ -295,6 +297,9 @@ bench-limits: all
 
 bench-place: all
 	@pipelines/bench-place
+
+bench-tm: all
+	@pipelines/bench-tm
 
 install: all
 	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANPREFIX)/man1 \
@@ -315,5 +320,5 @@ clean:
 
 .PHONY: all tools deps asan clang fuzz fuzz-build fuzz-corpus check coverage \
 	traces demo figures bench bench-flux bench-greedy bench-limits bench-place \
-	install uninstall clean
+	bench-tm install uninstall clean
 .SECONDARY:

@@ -279,3 +279,21 @@ bad_task() {
 	assert_failure 1
 	assert_output 'rotorsched: 201326592 bytes at 1 bit/s take more than 2^64 ps'
 }
+
+@test "rotorsched: regression: a transfer of no byte gave BvN a circuit of no time, which ocssim refuses" {
+	{
+		hdr
+		echo '{"type":"net","gpus":4,"switches":1,"bandwidth_bps":800000000000,"reconfig_ps":1000}'
+		xfer 0 '[]' 0 1 600
+		xfer 1 '[0]' 2 3 0
+		xfer 2 '[1]' 1 2 300
+	} | mk dag.mp
+	rotorsched -m bvn < dag.mp > s.mp
+	# 0-1 for 6000 ps, then 1-2 for 3000; 2-3 has weight 0 and joins
+	# the first matching, where GPUs 2 and 3 are free
+	run bash -c "report --dump s.mp | jq -c 'select(.type == \"circuit\") | [.switch, .a, .b, .from_ps, .to_ps]' | tr '\n' ' '"
+	assert_output '[0,0,1,0,6000] [0,2,3,0,6000] [0,1,2,7000,10000] '
+	ocssim < s.mp > out.mp
+	run bash -c "report --dump out.mp | jq -c 'select(.type == \"result\") | [.makespan_ps, .bytes_sent]'"
+	assert_output '[10000,900]'
+}

@@ -8,6 +8,9 @@
  * made symmetric for duplex circuits, is decomposed into weighted
  * matchings (Birkhoff-von Neumann style), which are dealt to the
  * switches longest first, each followed by tau of reconfiguration.
+ * --mode solstice and --mode eclipse: the same matrix scheduled as
+ * Solstice (stuffed, then sliced by halving thresholds) and Eclipse
+ * (greedy, the most bytes per unit of time and tau) do, dealt alike.
  * Either way one period of circuits is written, and ocssim repeats it
  * until the DAG is done.  In rotor mode -p places the ranks on the
  * rotors' ports: given, drawn, or the fastest a search simulates
@@ -30,7 +33,8 @@
 
 #include "rotorsched.h"
 
-static const char *const modes[] = { "rotor", "bvn", NULL };
+static const char *const modes[] = { "rotor", "bvn", "solstice", "eclipse",
+	NULL };
 
 /* --place-evals has no short form. */
 #define OPT_EVALS	256
@@ -40,7 +44,7 @@ static void
 usage(void)
 {
 	fprintf(stderr, "usage: rotorsched [-v] [-c vlb-cap] [-d duty] "
-	    "[-f direct|vlb|rotorlb] [-m rotor|bvn]\n"
+	    "[-f direct|vlb|rotorlb] [-m rotor|bvn|solstice|eclipse]\n"
 	    "                  [-p placement] [-s slot] [-T seconds] "
 	    "[--place-evals=n]\n");
 	exit(2);
@@ -100,7 +104,7 @@ check_args(const struct args *a, int place_set)
 		warnmsg("-d and -s exclude each other");
 		usage();
 	}
-	if (a->mode == MODE_BVN && (a->slot_set || a->duty_set ||
+	if (a->mode != MODE_ROTOR && (a->slot_set || a->duty_set ||
 	    a->fwd_set || a->cap_set)) {
 		warnmsg("-c, -d, -f and -s go with -m rotor");
 		usage();
@@ -109,7 +113,7 @@ check_args(const struct args *a, int place_set)
 		warnmsg("-c goes with -f vlb or -f rotorlb");
 		usage();
 	}
-	if (a->mode == MODE_BVN && (place_set || a->verbose)) {
+	if (a->mode != MODE_ROTOR && (place_set || a->verbose)) {
 		warnmsg("-p and -v go with -m rotor");
 		usage();
 	}
@@ -180,7 +184,8 @@ parse_args(struct args *a, int argc, char **argv)
 			    strcmp(optarg, modes[i]) != 0; i++)
 				;
 			if (modes[i] == NULL) {
-				warnmsg("-m %s: mode is rotor or bvn", optarg);
+				warnmsg("-m %s: mode is rotor, bvn, solstice "
+				    "or eclipse", optarg);
 				usage();
 			}
 			a->mode = i;
@@ -299,12 +304,21 @@ main(int argc, char **argv)
 	read_input(&in, w, argc - 1, argv + 1);
 	check_placement(&a, &in.net);
 	snprintf(sc.scheduler, sizeof(sc.scheduler), "%s", modes[a.mode]);
-	if (a.mode == MODE_ROTOR)
+	switch (a.mode) {
+	case MODE_ROTOR:
 		rotor_placed(&sc, &in, &a);
-	else {
+		break;
+	case MODE_BVN:
 		bvn(&sc, &in);
-		sc.forwarding = a.fwd;
+		break;
+	case MODE_SOLSTICE:
+		solstice(&sc, &in);
+		break;
+	default:
+		eclipse(&sc, &in);
 	}
+	if (a.mode != MODE_ROTOR)
+		sc.forwarding = a.fwd;
 	if (sched_check(&sc, &in.net, err, sizeof(err)) != 0)
 		die("internal error: the schedule made is invalid: %s", err);
 	sched_write_schedule(stream_packer(w), &sc);
