@@ -392,3 +392,23 @@ EOD'
 	assert_failure 1
 	assert_output 'report: nothing to plot: no simulated run with a reconfiguration delay above 0'
 }
+
+@test "report: a placed schedule and a host other than plan name their runs apart" {
+	set -o pipefail
+	tracegen -l 1 -t 2 -d 2 | dagbuild -r 10us > dag.mp
+	rotorsched -p 1,0,2,3 < dag.mp | ocssim > placed.mp
+	rotorsched < dag.mp | ocssim -H circuit > circuit.mp
+	rotorsched -p 1,0,2,3 < dag.mp | ocssim -H unaware > both.mp
+	ocssim -f ideal -H circuit < dag.mp > ideal.mp
+	run bash -c "report --csv placed.mp circuit.mp both.mp ideal.mp | cut -d, -f7,8,21"
+	assert_output 'scheduler,mode,nic_host
+rotor,direct,plan
+rotor,direct,circuit
+rotor,direct,unaware
+ideal,,circuit'
+	run bash -c "report placed.mp circuit.mp both.mp ideal.mp | awk 'NR > 1 { print \$5 }'"
+	assert_output 'rotor/direct+placed
+rotor/direct@circuit
+rotor/direct+placed@unaware
+ideal'
+}

@@ -27,6 +27,7 @@ struct run {
 	uint64_t	 layers, tp, dp, pp;
 	char		*sched;		/* "ideal", "flux", "rotor", ... */
 	char		*mode;		/* forwarding or method, or NULL */
+	int		 placed;	/* ranks not on their own ports */
 	uint64_t	 tau_ps;
 	int		 has_net;
 	int		 has_result;

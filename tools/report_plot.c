@@ -203,6 +203,8 @@ figure(FILE *fp, const struct plot *pl, const char *out, int f, int svg)
 	fputs("set output ", fp);
 	quote(fp, out);
 	fprintf(fp, "\nset ylabel '%s'\n", ylabels[f]);
+	/* the nic figure's lines keep to the top and the bottom */
+	fprintf(fp, "set key %s left\n", f == 2 ? "center" : "top");
 	fprintf(fp, "set multiplot layout %zu,%zu title '%s'\n", rows, cols,
 	    titles[f]);
 	for (i = 0; i < np; i++) {
@@ -233,7 +235,8 @@ styles(FILE *fp, const struct names *nm)
 {
 	static const char *const colours[] = {
 		"#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e",
-		"#e6ab02", "#a6761d", "#666666"
+		"#e6ab02", "#a6761d", "#666666", "#1f78b4", "#b2df8a",
+		"#fb9a99", "#cab2d6"
 	};
 	size_t s, k = 0;
 
@@ -243,7 +246,7 @@ styles(FILE *fp, const struct names *nm)
 			    "lw 1.5 pt 0\n", s + 1);
 		else {
 			fprintf(fp, "set style line %zu lc rgb '%s' lw 1.5 "
-			    "pt %zu ps 0.8\n", s + 1, colours[k % 8],
+			    "pt %zu ps 0.8\n", s + 1, colours[k % 12],
 			    k % 6 + 5);
 			k++;
 		}
@@ -299,7 +302,7 @@ plot_script(FILE *fp, const struct runs *rs, const char *prefix, char *err,
 			if (pl.p[i].has[s])
 				data(fp, rs, pl.p[i].group, pl.nm.v[s], s);
 	styles(fp, &pl.nm);
-	fputs("set grid\nset key top left\n"
+	fputs("set grid\n"
 	    "set format x '%g'\nset format y '%g'\n"
 	    "set xlabel 'reconfiguration delay tau (us)'\n", fp);
 	for (b = 0; b < NFIG; b++)

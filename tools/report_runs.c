@@ -93,6 +93,7 @@ take_schedule(struct run *u, struct rec *r)
 	char *fwd = dupstr(r, "forwarding", 0);
 
 	setstr(&u->sched, dupstr(r, "scheduler", 1));
+	u->placed = rec_has(r, "placement");
 	if (u->mode == NULL)
 		u->mode = fwd != NULL ? fwd : xstrdup("direct");
 	else
@@ -277,11 +278,19 @@ char *
 runs_series(const struct run *u, char *buf, size_t n)
 {
 	const char *s = u->sched ? u->sched : "-";
+	int host = u->has_nic && u->host != NULL && strcmp(u->host, "plan") &&
+	    !is_ideal(u);
+	size_t k;
 
 	if (u->mode == NULL || strcmp(u->mode, s) == 0)
 		snprintf(buf, n, "%s", s);
 	else
 		snprintf(buf, n, "%s/%s", s, u->mode);
+	k = strlen(buf);
+	if (u->placed && k < n)
+		k += snprintf(buf + k, n - k, "+placed");
+	if (host && k < n)
+		snprintf(buf + k, n - k, "@%s", u->host);
 	return buf;
 }
 
