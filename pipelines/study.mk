@@ -14,7 +14,11 @@ BIN ?=		build/bin
 OUT ?=		results/study
 LAYERS ?=	8 16
 TAUS ?=		1us 10us 100us 1ms
-SCHEDULERS ?=	ideal flux rotor-direct rotor-vlb bvn
+SCHEDULERS ?=	ideal flux rotor-direct rotor-placed rotor-vlb rotor-rotorlb \
+		bvn solstice eclipse rotor-direct-circuit bvn-circuit
+# rotor-placed: RotorNet direct at the best placement of the ranks on its
+# ports that a search of PLACE_EVALS simulations finds (rotorsched -p).
+PLACE_EVALS ?=	200
 TP ?=		4
 DP ?=		2
 FLUXSOLVE_ARGS ?=	-T 60
@@ -58,23 +62,28 @@ $(filter %-flux.msgpack,$(RUNS)): %-flux.msgpack: %.dag.msgpack \
 	    $(BIN)/ocssim -t > $@.tmp; \
 	    mv $@.tmp $@; $(call say,$(@F))
 
-$(filter %-rotor-direct.msgpack,$(RUNS)): %-rotor-direct.msgpack: \
-    %.dag.msgpack $(BIN)/rotorsched $(BIN)/ocssim
-	@$(tmp); $(BIN)/rotorsched -m rotor -f direct < $< | \
-	    $(BIN)/ocssim -t > $@.tmp; \
-	    mv $@.tmp $@; $(call say,$(@F))
+# periodic NAME, ROTORSCHED ARGS, OCSSIM ARGS: the rule of one periodic
+# scheduler's runs.
+define periodic
+$$(filter %-$(1).msgpack,$$(RUNS)): %-$(1).msgpack: %.dag.msgpack \
+    $$(BIN)/rotorsched $$(BIN)/ocssim
+	@$$(tmp); $$(BIN)/rotorsched $(2) < $$< | \
+	    $$(BIN)/ocssim -t $(3) > $$@.tmp; \
+	    mv $$@.tmp $$@; $$(call say,$$(@F))
+endef
 
-$(filter %-rotor-vlb.msgpack,$(RUNS)): %-rotor-vlb.msgpack: \
-    %.dag.msgpack $(BIN)/rotorsched $(BIN)/ocssim
-	@$(tmp); $(BIN)/rotorsched -m rotor -f vlb < $< | \
-	    $(BIN)/ocssim -t > $@.tmp; \
-	    mv $@.tmp $@; $(call say,$(@F))
-
-$(filter %-bvn.msgpack,$(RUNS)): %-bvn.msgpack: %.dag.msgpack \
-    $(BIN)/rotorsched $(BIN)/ocssim
-	@$(tmp); $(BIN)/rotorsched -m bvn < $< | \
-	    $(BIN)/ocssim -t > $@.tmp; \
-	    mv $@.tmp $@; $(call say,$(@F))
+$(eval $(call periodic,rotor-direct,-m rotor -f direct,))
+$(eval $(call periodic,rotor-placed,-m rotor -f direct -p best \
+    --place-evals=$(PLACE_EVALS),))
+$(eval $(call periodic,rotor-vlb,-m rotor -f vlb,))
+$(eval $(call periodic,rotor-rotorlb,-m rotor -f rotorlb,))
+$(eval $(call periodic,bvn,-m bvn,))
+$(eval $(call periodic,solstice,-m solstice,))
+$(eval $(call periodic,eclipse,-m eclipse,))
+# The hosts of these know when every circuit is up (ocssim -H circuit):
+# they keep bytes in GPU memory until their circuit is.
+$(eval $(call periodic,rotor-direct-circuit,-m rotor -f direct,-H circuit))
+$(eval $(call periodic,bvn-circuit,-m bvn,-H circuit))
 
 # The runs in table order, for pipelines/study.
 list:
