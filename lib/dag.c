@@ -181,3 +181,23 @@ dag_successors(const struct dag *d, const uint32_t *prev, size_t **offp,
 	*nxp = nx;
 	return 0;
 }
+
+static const uint64_t *sort_key;
+
+static int
+by_key_desc(const void *a, const void *b)
+{
+	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+
+	if (sort_key[i] != sort_key[j])
+		return sort_key[i] > sort_key[j] ? -1 : 1;
+	return i < j ? -1 : i > j;
+}
+
+void
+dag_sort_desc(uint32_t *idx, size_t n, const uint64_t *key)
+{
+	sort_key = key;
+	qsort(idx, n, sizeof(*idx), by_key_desc);
+	sort_key = NULL;
+}

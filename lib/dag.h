@@ -15,6 +15,9 @@
  * dag_toposort() orders any graph given as dependency lists, stably:
  * among ready nodes the smallest index goes first.
  *
+ * dag_sort_desc() sorts the task ids of idx by key[id], largest first,
+ * ties by id; it is not reentrant (qsort(3) with the keys in a static).
+ *
  * dag_successors() inverts the dependencies: the tasks that wait for
  * task i are nx[off[i]] .. nx[off[i + 1] - 1], in id order, with one
  * more predecessor per task when prev is given (prev[i], or
@@ -57,6 +60,7 @@ uint32_t *dag_dep_space(struct dag *, size_t);
 
 int	dag_toposort(size_t, const size_t *, const uint32_t *, uint32_t *,
 	    size_t *);
+void	dag_sort_desc(uint32_t *, size_t, const uint64_t *);
 int	dag_successors(const struct dag *, const uint32_t *, size_t **,
 	    uint32_t **);
 

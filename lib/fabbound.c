@@ -103,18 +103,6 @@ levels(struct fb *f)
 	return cp;
 }
 
-static const uint64_t *sort_head;
-
-static int
-by_head_desc(const void *a, const void *b)
-{
-	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
-
-	if (sort_head[i] != sort_head[j])
-		return sort_head[i] > sort_head[j] ? -1 : 1;
-	return i < j ? -1 : i > j;
-}
-
 /*
  * One GPU, one direction: its n transfers in idx, latest start first;
  * after the last byte of x, bl[x] - send[x] must still follow.
@@ -126,8 +114,7 @@ sweep(struct fb *f, size_t n)
 	u128 bytes = 0;
 	size_t i;
 
-	sort_head = f->head;
-	qsort(f->idx, n, sizeof(*f->idx), by_head_desc);
+	dag_sort_desc(f->idx, n, f->head);
 	for (i = 0; i < n; i++) {
 		uint32_t x = f->idx[i];
 

@@ -21,18 +21,6 @@ struct sweep {
 	size_t		 nseen;
 };
 
-static const uint64_t *sort_head;
-
-static int
-by_head_desc(const void *a, const void *b)
-{
-	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
-
-	if (sort_head[i] != sort_head[j])
-		return sort_head[i] > sort_head[j] ? -1 : 1;
-	return i < j ? -1 : i > j;
-}
-
 static uint64_t
 occupancy(const struct net *n, uint64_t bytes)
 {
@@ -142,8 +130,7 @@ gpu_bound(const struct dag *d, const struct net *n, const uint64_t *head,
 	uint64_t best = 0, b;
 	size_t k;
 
-	sort_head = head;
-	qsort(x, m, sizeof(*x), by_head_desc);
+	dag_sort_desc(x, m, head);
 	memset(w->L, 0, sizeof(w->L));
 	memset(w->P, 0, sizeof(w->P));
 	w->M[0] = w->M[1] = w->M[2] = INT64_MAX;
