@@ -26,7 +26,18 @@ FLUXSOLVE_ARGS ?=	-T 60
 SHELL =		/bin/bash
 .SHELLFLAGS =	-o pipefail -ec
 
+# TRACE=path/prefix: an imported Chakra trace (chakra(1); its groups
+# in TRACE_GROUPS, a JSON file, if any) instead of tracegen's workloads;
+# its cases are named after the prefix's last part, one per tau.
+TRACE ?=
+TRACE_GROUPS ?=
+ifeq ($(TRACE),)
 CASES :=	$(foreach l,$(LAYERS),$(foreach t,$(TAUS),l$(l)-tau$(t)))
+DAGS :=
+else
+CASES :=	$(foreach t,$(TAUS),$(notdir $(TRACE))-tau$(t))
+DAGS :=		$(CASES:%=$(OUT)/%.dag.msgpack)
+endif
 RUNS :=		$(foreach c,$(CASES),$(SCHEDULERS:%=$(OUT)/$(c)-%.msgpack))
 NRUNS :=	$(words $(RUNS))
 
@@ -45,12 +56,20 @@ tmp =		trap 'rm -f $@.tmp' EXIT; trap 'exit 130' INT TERM HUP
 layers =	$(patsubst l%,%,$(word 1,$(subst -tau, ,$(1))))
 tau =		$(word 2,$(subst -tau, ,$(1)))
 
+ifeq ($(TRACE),)
 $(CASES:%=$(OUT)/%.dag.msgpack): $(OUT)/%.dag.msgpack: $(BIN)/tracegen \
     $(BIN)/dagbuild
 	@mkdir -p $(OUT)
 	@$(tmp); $(BIN)/tracegen -l $(call layers,$*) -t $(TP) -d $(DP) | \
 	    $(BIN)/dagbuild -r $(call tau,$*) > $@.tmp; \
 	    mv $@.tmp $@
+else
+$(DAGS): $(OUT)/%.dag.msgpack: $(BIN)/chakra $(BIN)/dagbuild
+	@mkdir -p $(OUT)
+	@$(tmp); $(BIN)/chakra $(if $(TRACE_GROUPS),-g $(TRACE_GROUPS)) \
+	    $(TRACE) | $(BIN)/dagbuild -r $(call tau,$*) > $@.tmp; \
+	    mv $@.tmp $@
+endif
 
 $(filter %-ideal.msgpack,$(RUNS)): %-ideal.msgpack: %.dag.msgpack $(BIN)/ocssim
 	@$(tmp); $(BIN)/ocssim -f ideal -t < $< > $@.tmp; \
