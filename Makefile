@@ -208,7 +208,7 @@ clang: $(CBINS) $(CUNITS)
 # the seeds in tests/fuzz/seeds/NAME; what fuzzing adds stays there.
 # Crashes go to tests/fuzz/crashes/NAME, to be committed: make check
 # replays them and the corpus (tests/run).
-FUZZ_TARGETS =	stream ops tasks sched
+FUZZ_TARGETS =	stream ops tasks sched pb
 FUZZ_SECONDS =	60
 FUZZ_BINS =	$(FUZZ_TARGETS:%=$(B)/fuzz/bin/fuzz_%)
 FUZZ_FLAGS =	$(ASAN_FLAGS) -fsanitize=fuzzer-no-link
@@ -229,11 +229,17 @@ $(B)/fuzz/bin/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h lib/*.h \
 	    -fsanitize=fuzzer -Itests/fuzz -o $@ $< $(B)/fuzz/libfluxocs.a \
 	    $(LIBS)
 
-# The hand-made seeds are JSON lines, packed here by jsonpack.
+# The hand-made seeds are JSON lines, packed here by jsonpack, or
+# bytes as printf(1) octal escapes (NAME.oct: protobuf frames).
 fuzz-corpus: $(B)/asan/helpers/jsonpack
 	@for t in $(FUZZ_TARGETS); do \
 	  mkdir -p $(B)/fuzz/corpus/$$t tests/fuzz/crashes/$$t && \
 	  cp $(FUZZ_SEEDS) $(B)/fuzz/corpus/$$t/ || exit 1; \
+	  for e in tests/fuzz/seeds/$$t/*.oct; do \
+	    [ -f "$$e" ] || continue; \
+	    printf "$$(cat $$e)" \
+	      >$(B)/fuzz/corpus/$$t/seed-$$(basename $$e .oct) || exit 1; \
+	  done; \
 	  for j in tests/fuzz/seeds/$$t/*.jsonl; do \
 	    [ -f "$$j" ] || continue; \
 	    $(B)/asan/helpers/jsonpack <$$j \
