@@ -215,7 +215,11 @@ add_dep(struct op *o, size_t *cap, uint64_t id)
 /*
  * The deps of node i as op ids: a kept dep is itself, a skipped one
  * its own deps, transitively.  Skipped nodes keep what they resolve
- * to; a cycle among them is refused.
+ * to; a cycle among them is refused.  A receive is posted after its
+ * deps but its data may come before: its transfer waits for the send's
+ * deps only (the receive op gets none, or a ring of sends and receives
+ * would be a cycle for dagbuild(1)), and what depends on the receive
+ * waits for the receive's deps as well.
  */
 static void
 resolve(struct rk *r, size_t i)
@@ -233,7 +237,8 @@ resolve(struct rk *r, size_t i)
 		j = find_id(r, nd, nd->dep[k]);
 		if (r->keep[j]) {
 			add_dep(o, &cap, r->op[j].id);
-			continue;
+			if (r->op[j].kind != K_RECV)
+				continue;
 		}
 		resolve(r, j);
 		for (l = 0; l < r->op[j].ndep; l++)
@@ -604,7 +609,7 @@ write_op(msgpack_packer *pk, uint32_t rank, const struct ck_node *nd,
 {
 	size_t i;
 
-	stream_pack_record(pk, "op", o->kind == K_COMPUTE ? 7 : 9);
+	stream_pack_record(pk, "op", o->kind == K_COMPUTE ? 8 : 10);
 	stream_pack_ku64(pk, "id", o->id);
 	stream_pack_ku64(pk, "rank", rank);
 	stream_pack_kstr(pk, "kind", kinds[o->kind]);
@@ -612,9 +617,13 @@ write_op(msgpack_packer *pk, uint32_t rank, const struct ck_node *nd,
 	if (o->ndep)
 		qsort(o->dep, o->ndep, sizeof(*o->dep), cmp_u64);
 	stream_pack_str(pk, "deps");
-	msgpack_pack_array(pk, o->ndep);
-	for (i = 0; i < o->ndep; i++)
-		msgpack_pack_uint64(pk, o->dep[i]);
+	if (o->kind == K_RECV)	/* see resolve() */
+		msgpack_pack_array(pk, 0);
+	else {
+		msgpack_pack_array(pk, o->ndep);
+		for (i = 0; i < o->ndep; i++)
+			msgpack_pack_uint64(pk, o->dep[i]);
+	}
 	stream_pack_ku64(pk, "step", 0);
 	switch (o->kind) {
 	case K_COMPUTE:
@@ -651,7 +660,7 @@ write_all(struct imp *im, int argc, char **argv)
 		die("out of memory");
 	pk = stream_packer(w);
 	header_write(w, "chakra", argc, argv);
-	stream_pack_record(pk, "workload", 6);
+	stream_pack_record(pk, "workload", 7);
 	stream_pack_kstr(pk, "model", "chakra");
 	stream_pack_kstr(pk, "trace", im->prefix);
 	stream_pack_ku64(pk, "ranks", im->nranks);

@@ -171,16 +171,16 @@ node_deps(const char *file, struct ck_node *nd, const struct pb_field *f)
 	char err[256];
 	size_t pos = 0;
 	uint64_t v;
-	int r;
 
 	if (f->wt == PB_VARINT) {	/* unpacked */
 		add_dep(nd, f->v);
 		return;
 	}
-	while ((r = pb_varint(&f->sub, &pos, &v, err, sizeof(err))) > 0)
+	while (pos < f->sub.n) {
+		if (pb_varint(&f->sub, &pos, &v, err, sizeof(err)) != 0)
+			die("%s: %s", file, err);
 		add_dep(nd, v);
-	if (r < 0)
-		die("%s: %s", file, err);
+	}
 }
 
 static void
