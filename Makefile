@@ -36,12 +36,14 @@ ASAN_FLAGS =	-O1 -g -fsanitize=address,undefined \
 # ASan and UBSan find what gcc's miss (and libFuzzer is clang's).
 CLANG =		clang
 
-TOOLS =		tracegen dagbuild fluxsolve rotorsched ocssim report
+TOOLS =		tracegen dagbuild fluxsolve rotorsched ocssim report chakra
 # report(1) is built from more than one file: tools/report_*.c.
 REPORT_PARTS =	report_runs report_plot report_gantt
 # rotorsched(1) too: tools/rotorsched_*.c.
 ROTORSCHED_PARTS =	rotorsched_rotor rotorsched_tm rotorsched_place \
 			rotorsched_sol
+# chakra(1) too: tools/chakra_et.c.
+CHAKRA_PARTS =	chakra_et
 LIBSRC =	$(wildcard lib/*.c)
 UNITSRC =	$(wildcard tests/unit/test_*.c)
 
@@ -110,6 +112,11 @@ $(B)/bin/rotorsched: $(B)/obj/tools/rotorsched.o \
 	@mkdir -p $(@D)
 	$(call say,LD)$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
 
+$(B)/bin/chakra: $(B)/obj/tools/chakra.o \
+    $(CHAKRA_PARTS:%=$(B)/obj/tools/%.o) $(B)/libfluxocs.a
+	@mkdir -p $(@D)
+	$(call say,LD)$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
+
 # The sanitizer build: same sources, its own objects.
 $(B)/asan/obj/%.o: lib/%.c lib/*.h
 	@mkdir -p $(@D)
@@ -134,6 +141,11 @@ $(B)/asan/bin/report: $(B)/asan/obj/tools/report.o \
 
 $(B)/asan/bin/rotorsched: $(B)/asan/obj/tools/rotorsched.o \
     $(ROTORSCHED_PARTS:%=$(B)/asan/obj/tools/%.o) $(B)/asan/libfluxocs.a
+	@mkdir -p $(@D)
+	$(call say,LD)$(CC) $(ASAN_FLAGS) -o $@ $^ $(LIBS)
+
+$(B)/asan/bin/chakra: $(B)/asan/obj/tools/chakra.o \
+    $(CHAKRA_PARTS:%=$(B)/asan/obj/tools/%.o) $(B)/asan/libfluxocs.a
 	@mkdir -p $(@D)
 	$(call say,LD)$(CC) $(ASAN_FLAGS) -o $@ $^ $(LIBS)
 
@@ -175,6 +187,11 @@ $(B)/clang/bin/report: $(B)/clang/obj/tools/report.o \
 
 $(B)/clang/bin/rotorsched: $(B)/clang/obj/tools/rotorsched.o \
     $(ROTORSCHED_PARTS:%=$(B)/clang/obj/tools/%.o) $(B)/clang/libfluxocs.a
+	@mkdir -p $(@D)
+	$(call say,CLANG)$(CLANG) $(ASAN_FLAGS) -o $@ $^ $(LIBS)
+
+$(B)/clang/bin/chakra: $(B)/clang/obj/tools/chakra.o \
+    $(CHAKRA_PARTS:%=$(B)/clang/obj/tools/%.o) $(B)/clang/libfluxocs.a
 	@mkdir -p $(@D)
 	$(call say,CLANG)$(CLANG) $(ASAN_FLAGS) -o $@ $^ $(LIBS)
 

@@ -1,0 +1,70 @@
+/*
+ * chakra: the parts of chakra(1), the Chakra execution trace importer.
+ *
+ * chakra_et.c decodes one rank's file, <prefix>.<rank>.et, into nodes
+ * (the fields and attributes of the schema, 0.0.4, that the import
+ * uses), and reads a communicator-group file, {"name": [ranks], ...}.
+ * Both die on bad input with "chakra: FILE: node ID: message" or
+ * "chakra: FILE: byte N: message"; what they return the caller frees
+ * with ck_rank_free() and ck_groups_free().
+ */
+#ifndef CHAKRA_H
+#define CHAKRA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* NodeType of et_def.proto. */
+enum { CK_INVALID, CK_METADATA, CK_MEM_LOAD, CK_MEM_STORE, CK_COMP,
+	CK_SEND, CK_RECV, CK_COLL, CK_NTYPES };
+
+#define CK_HAS_DUR	0x01
+#define CK_HAS_TYPE	0x02	/* comm_type */
+#define CK_HAS_SIZE	0x04
+#define CK_HAS_SRC	0x08
+#define CK_HAS_DST	0x10
+#define CK_HAS_TAG	0x20
+#define CK_HAS_PG	0x40
+#define CK_HAS_OPS	0x80	/* num_ops or tensor_size */
+
+struct ck_node {
+	uint64_t	 id;
+	char		*name;
+	uint32_t	 type;
+	unsigned	 has;		/* CK_HAS_* */
+	int		 cpu;		/* is_cpu_op */
+	uint64_t	*dep;		/* data_deps then ctrl_deps */
+	size_t		 ndep, depcap;
+	uint64_t	 dur_us;
+	int64_t		 comm_type, src, dst, tag;
+	uint64_t	 size;
+	char		*pg;
+	uint64_t	 off;		/* file offset of its frame */
+};
+
+struct ck_rank {
+	char		*file;
+	char		*version;	/* NULL: no GlobalMetadata */
+	struct ck_node	*node;
+	size_t		 n, cap;
+};
+
+void	 ck_rank_read(const char *, struct ck_rank *);
+void	 ck_rank_free(struct ck_rank *);
+
+struct ck_group {
+	char		*name;
+	uint32_t	*rank;
+	size_t		 n;
+};
+
+struct ck_groups {
+	char		*file;
+	struct ck_group	*g;
+	size_t		 n, cap;
+};
+
+void	 ck_groups_read(const char *, struct ck_groups *);
+void	 ck_groups_free(struct ck_groups *);
+
+#endif
