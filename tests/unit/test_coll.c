@@ -63,7 +63,7 @@ ring_allreduce(void)
 	const uint64_t S = 33554432ULL;
 
 	coll_init(&p);
-	ok(coll_expand(&p, COLL_ALLREDUCE, COLL_RING, 4, S) == 0,
+	ok(coll_expand(&p, COLL_ALLREDUCE, COLL_RING, 4, S, 0) == 0,
 	    "ring all-reduce over 4 expands");
 	ok(p.n == 24, "ring all-reduce over 4 ranks is 24 transfers (%zu)",
 	    p.n);
@@ -75,14 +75,14 @@ ring_allreduce(void)
 	ok(finals(&p, 2) == 1, "one final receive per rank");
 	coll_free(&p);
 
-	ok(coll_expand(&p, COLL_ALLREDUCE, COLL_RING, 2, 1000) == 0 &&
+	ok(coll_expand(&p, COLL_ALLREDUCE, COLL_RING, 2, 1000, 0) == 0 &&
 	    p.n == 4 && all_bytes(&p, 500), "N=2: two steps of S/2 each way");
 	coll_free(&p);
-	ok(coll_expand(&p, COLL_ALLREDUCE, COLL_RING, 3, 10) == 0 &&
+	ok(coll_expand(&p, COLL_ALLREDUCE, COLL_RING, 3, 10, 0) == 0 &&
 	    total(&p) == 2 * 2 * 10, "uneven chunks: 2(N-1) x S bytes in "
 	    "all (%llu)", (unsigned long long)total(&p));
 	coll_free(&p);
-	ok(coll_expand(&p, COLL_ALLREDUCE, COLL_RING, 1, 10) == 0 && p.n == 0,
+	ok(coll_expand(&p, COLL_ALLREDUCE, COLL_RING, 1, 10, 0) == 0 && p.n == 0,
 	    "a group of one moves nothing");
 	coll_free(&p);
 }
@@ -93,15 +93,15 @@ other_kinds(void)
 	struct coll_plan p;
 
 	coll_init(&p);
-	ok(coll_expand(&p, COLL_ALLGATHER, COLL_RING, 4, 4000) == 0 &&
+	ok(coll_expand(&p, COLL_ALLGATHER, COLL_RING, 4, 4000, 0) == 0 &&
 	    p.n == 12 && all_bytes(&p, 1000) && deps_ok(&p),
 	    "ring all-gather: N(N-1) transfers of S/N");
 	coll_free(&p);
-	ok(coll_expand(&p, COLL_REDUCESCATTER, COLL_RING, 4, 4000) == 0 &&
+	ok(coll_expand(&p, COLL_REDUCESCATTER, COLL_RING, 4, 4000, 0) == 0 &&
 	    p.n == 12 && all_bytes(&p, 1000), "ring reduce-scatter: N(N-1) "
 	    "transfers of S/N");
 	coll_free(&p);
-	ok(coll_expand(&p, COLL_ALLTOALL, COLL_RING, 4, 4000) == 0 &&
+	ok(coll_expand(&p, COLL_ALLTOALL, COLL_RING, 4, 4000, 0) == 0 &&
 	    p.n == 12 && all_bytes(&p, 1000) && finals(&p, 1) == 3,
 	    "all-to-all is direct whatever the algorithm");
 	coll_free(&p);
@@ -116,7 +116,7 @@ halving_doubling(void)
 	const uint64_t want[] = { 4000, 2000, 1000, 1000, 2000, 4000 };
 
 	coll_init(&p);
-	ok(coll_expand(&p, COLL_ALLREDUCE, COLL_HD, 8, 8000) == 0,
+	ok(coll_expand(&p, COLL_ALLREDUCE, COLL_HD, 8, 8000, 0) == 0,
 	    "halving-doubling over 8 expands");
 	ok(p.n == 6 * 8, "2 log2 N = 6 steps of N transfers (%zu)", p.n);
 	for (i = 0; i < p.n; i++) {
@@ -130,10 +130,10 @@ halving_doubling(void)
 	ok(partners, "partners r^1, r^2, r^4, then r^4, r^2, r^1");
 	ok(deps_ok(&p), "each step waits for the previous receive");
 	coll_free(&p);
-	ok(coll_expand(&p, COLL_ALLREDUCE, COLL_HD, 6, 600) == -2,
+	ok(coll_expand(&p, COLL_ALLREDUCE, COLL_HD, 6, 600, 0) == -2,
 	    "halving-doubling refuses 6 ranks");
 	coll_free(&p);
-	ok(coll_expand(&p, COLL_ALLGATHER, COLL_HD, 4, 400) == 0 &&
+	ok(coll_expand(&p, COLL_ALLGATHER, COLL_HD, 4, 400, 0) == 0 &&
 	    p.n == 8 && total(&p) == 4 * 300, "hd all-gather: each rank "
 	    "receives S - S/N");
 	coll_free(&p);
@@ -145,7 +145,7 @@ direct(void)
 	struct coll_plan p;
 
 	coll_init(&p);
-	ok(coll_expand(&p, COLL_ALLREDUCE, COLL_DIRECT, 4, 4000) == 0 &&
+	ok(coll_expand(&p, COLL_ALLREDUCE, COLL_DIRECT, 4, 4000, 0) == 0 &&
 	    p.n == 24 && all_bytes(&p, 1000), "direct all-reduce: 2 N(N-1) "
 	    "transfers of S/N");
 	ok(deps_ok(&p) && p.x[12].ndep == 3, "the all-gather half waits for "
