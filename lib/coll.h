@@ -4,7 +4,8 @@
  * coll_expand() turns one collective over a group of n ranks and a
  * size into a plan: transfers between group positions, each with the
  * step it belongs to, its bytes, the earlier transfers of the plan it
- * waits for (receives at its source; none means it waits only for the
+ * waits for (receives at its source, and in a broadcast also its
+ * source's previous send; none means it waits only for the
  * collective's own start on the source rank), and final: the bits
  * COLL_FINAL_DST, a final receive of its destination, and
  * COLL_FINAL_SRC, a final send of its source (what work after the

@@ -154,6 +154,73 @@ direct(void)
 	coll_free(&p);
 }
 
+/*
+ * A broadcast plan: every dependency an earlier transfer that arrives
+ * at our source or leaves it; every rank but the root receives all
+ * size bytes; the root's final sends and each receiver's final
+ * receives number as given.
+ */
+static int
+bcast_ok(const struct coll_plan *p, uint32_t n, uint64_t size,
+    uint32_t root, size_t rootfin)
+{
+	uint64_t got;
+	size_t i, j, fin;
+	uint32_t q;
+
+	for (i = 0; i < p->n; i++)
+		for (j = 0; j < p->x[i].ndep; j++) {
+			uint32_t d = p->dep[p->x[i].dep_off + j];
+
+			if (d >= i || (p->x[d].dst != p->x[i].src &&
+			    p->x[d].src != p->x[i].src))
+				return 0;
+		}
+	for (q = 0; q < n; q++) {
+		got = 0;
+		fin = 0;
+		for (i = 0; i < p->n; i++) {
+			if (p->x[i].dst == q)
+				got += p->x[i].bytes;
+			if (p->x[i].final & (q == root ? COLL_FINAL_SRC :
+			    COLL_FINAL_DST) && (q == root ? p->x[i].src :
+			    p->x[i].dst) == q)
+				fin++;
+		}
+		if (got != (q == root ? 0 : size) ||
+		    fin != (q == root ? rootfin : 1))
+			return 0;
+	}
+	return 1;
+}
+
+static void
+broadcast(void)
+{
+	struct coll_plan p;
+
+	coll_init(&p);
+	ok(coll_expand(&p, COLL_BROADCAST, COLL_RING, 5, 12, 2) == 0 &&
+	    p.n == 20 && total(&p) == 48 && bcast_ok(&p, 5, 12, 2, 1) &&
+	    p.x[p.n - 1].step == 7, "ring broadcast on 5 from 2: 5 chunks "
+	    "over 4 hops in 8 steps, one final each");
+	coll_free(&p);
+	ok(coll_expand(&p, COLL_BROADCAST, COLL_HD, 8, 100, 6) == 0 &&
+	    p.n == 7 && all_bytes(&p, 100) && bcast_ok(&p, 8, 100, 6, 1) &&
+	    p.x[p.n - 1].step == 2, "binomial broadcast on 8 from 6: 7 "
+	    "transfers of S in 3 steps");
+	coll_free(&p);
+	ok(coll_expand(&p, COLL_BROADCAST, COLL_DIRECT, 4, 9, 3) == 0 &&
+	    p.n == 3 && bcast_ok(&p, 4, 9, 3, 3), "direct broadcast: the "
+	    "root sends S to the N-1 others, all final");
+	coll_free(&p);
+	ok(coll_expand(&p, COLL_BROADCAST, COLL_HD, 6, 10, 0) == -2 &&
+	    coll_expand(&p, COLL_BROADCAST, COLL_RING, 4, 10, 4) == -3 &&
+	    p.n == 0, "a broadcast refuses hd on 6 and a root past the "
+	    "group");
+	coll_free(&p);
+}
+
 int
 main(void)
 {
@@ -161,6 +228,7 @@ main(void)
 	other_kinds();
 	halving_doubling();
 	direct();
+	broadcast();
 	ok(coll_chunk(10, 3, 0) == 4 && coll_chunk(10, 3, 2) == 3,
 	    "chunks of 10 over 3: 4, 3, 3");
 	return tap_done();
