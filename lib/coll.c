@@ -78,7 +78,7 @@ ring(struct coll_plan *p, uint32_t n, uint64_t size, uint32_t rs,
 				return -1;
 		}
 	for (r = 0; r < n && nsteps > 0; r++)
-		p->x[p->n - n + r].final = 1;
+		p->x[p->n - n + r].final = COLL_FINAL_DST;
 	return 0;
 }
 
@@ -148,7 +148,7 @@ direct(struct coll_plan *p, uint32_t n, uint64_t size, int kind)
 		}
 	if (!two) {
 		for (r = (uint32_t)phase0; r < p->n; r++)
-			p->x[r].final = 1;
+			p->x[r].final = COLL_FINAL_DST;
 		return 0;
 	}
 	if (n > 1 && (deps = calloc(n - 1, sizeof(*deps))) == NULL)
@@ -169,22 +169,114 @@ direct(struct coll_plan *p, uint32_t n, uint64_t size, int kind)
 				free(deps);
 				return -1;
 			}
-			p->x[idx].final = 1;
+			p->x[idx].final = COLL_FINAL_DST;
 		}
 	}
 	free(deps);
 	return 0;
 }
 
+/*
+ * Broadcast as a pipeline: chunk c goes from position root+d to
+ * root+d+1 (mod n) at step c+d, after its receive (chunk c, hop d-1)
+ * and after the sender's previous send (chunk c-1, hop d), both in the
+ * previous step's block: a rank sends one chunk a step, in order, as
+ * in the other rings.  The last chunk's receive thus follows all the
+ * receiver's others, and the root's last send all its sends: those are
+ * the final ones.
+ */
+static int
+bcast_ring(struct coll_plan *p, uint32_t n, uint64_t size, uint32_t root)
+{
+	uint32_t k, d, lo, hi, plo = 0, dep[2], nd;
+	size_t pbase = 0, base;
+	long idx;
+
+	for (k = 0; k + 2 < 2 * n; k++) {
+		lo = k >= n ? k - n + 1 : 0;
+		hi = k < n - 2 ? k : n - 2;
+		base = p->n;
+		for (d = lo; d <= hi; d++) {
+			nd = 0;
+			if (d > 0)
+				dep[nd++] = (uint32_t)(pbase + (d - 1 - plo));
+			if (k > d)
+				dep[nd++] = (uint32_t)(pbase + (d - plo));
+			if ((idx = add(p, (root + d) % n, (root + d + 1) % n,
+			    coll_chunk(size, n, k - d), k, dep, nd)) < 0)
+				return -1;
+			if (k - d == n - 1)
+				p->x[idx].final = COLL_FINAL_DST |
+				    (d == 0 ? COLL_FINAL_SRC : 0);
+		}
+		pbase = base;
+		plo = lo;
+	}
+	return 0;
+}
+
+/*
+ * Broadcast as a binomial tree (n a power of two): at step k relative
+ * position v = p^root, v < 2^k, sends all of it to v + 2^k, after its
+ * previous transfer: its receive at step k-1 (v >= 2^(k-1)) or its own
+ * send then.  Step k's block starts at 2^k - 1 and lists its senders
+ * by v, so both are number 2^(k-1) - 1 + v mod 2^(k-1).  Every
+ * receive is final, and so is the root's last send.
+ */
+static int
+bcast_tree(struct coll_plan *p, uint32_t n, uint64_t size, uint32_t root)
+{
+	uint32_t k, v, h, dep;
+	size_t base = p->n;
+	long idx;
+
+	if ((n & (n - 1)) != 0)
+		return -2;
+	for (k = 0; (1U << k) < n; k++)
+		for (v = 0; v < (1U << k); v++) {
+			h = k > 0 ? 1U << (k - 1) : 0;
+			dep = k > 0 ? (uint32_t)(base + h - 1 + v % h) : 0;
+			if ((idx = add(p, v ^ root, (v | 1U << k) ^ root, size,
+			    k, &dep, k > 0)) < 0)
+				return -1;
+			p->x[idx].final = COLL_FINAL_DST |
+			    (v == 0 && 2U << k == n ? COLL_FINAL_SRC : 0);
+		}
+	return 0;
+}
+
+/* Broadcast, direct: the root sends all of it to every other rank. */
+static int
+bcast_direct(struct coll_plan *p, uint32_t n, uint64_t size, uint32_t root)
+{
+	uint32_t q;
+	long idx;
+
+	for (q = 0; q < n; q++) {
+		if (q == root)
+			continue;
+		if ((idx = add(p, root, q, size, 0, NULL, 0)) < 0)
+			return -1;
+		p->x[idx].final = COLL_FINAL_DST | COLL_FINAL_SRC;
+	}
+	return 0;
+}
+
 int
 coll_expand(struct coll_plan *p, int kind, int algo, uint32_t n,
-    uint64_t size)
+    uint64_t size, uint32_t root)
 {
 	size_t i;
 	int rc;
 
 	if (n < 2)
 		return 0;
+	if (kind == COLL_BROADCAST && root >= n)
+		return -3;
+	if (kind == COLL_BROADCAST)
+		return algo == COLL_RING ? bcast_ring(p, n, size, root) :
+		    algo == COLL_HD ? bcast_tree(p, n, size, root) :
+		    bcast_direct(p, n, size, root);
 	if (kind == COLL_ALLTOALL)
 		algo = COLL_DIRECT;
 	switch (algo) {
@@ -200,7 +292,7 @@ coll_expand(struct coll_plan *p, int kind, int algo, uint32_t n,
 		if (rc != 0)
 			return rc;
 		for (i = p->n - n; i < p->n; i++)
-			p->x[i].final = 1;
+			p->x[i].final = COLL_FINAL_DST;
 		return 0;
 	default:
 		return direct(p, n, size, kind);

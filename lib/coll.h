@@ -4,21 +4,31 @@
  * coll_expand() turns one collective over a group of n ranks and a
  * size into a plan: transfers between group positions, each with the
  * step it belongs to, its bytes, the earlier transfers of the plan it
- * waits for (receives at its source; none means it waits only for the
- * collective's own start on the source rank), and whether it is a
- * final receive of its destination (what work after the collective on
- * that rank waits for).  Sizes follow nccl-tests: size is the buffer
- * of an all-reduce, the whole output of an all-gather, the whole input
- * of a reduce-scatter, the send buffer of an all-to-all.  Chunks of
- * size/n are exact: the first size%n chunks get one byte more.
+ * waits for (receives at its source, and in a broadcast also its
+ * source's previous send; none means it waits only for the
+ * collective's own start on the source rank), and final: the bits
+ * COLL_FINAL_DST, a final receive of its destination, and
+ * COLL_FINAL_SRC, a final send of its source (what work after the
+ * collective on that rank waits for; only a broadcast's root, which
+ * receives nothing, has final sends).  Sizes follow nccl-tests: size
+ * is the buffer of an all-reduce, the whole output of an all-gather,
+ * the whole input of a reduce-scatter, the send buffer of an
+ * all-to-all, the bytes a broadcast copies from its root, the group
+ * position root (ignored by the other kinds).  Chunks of size/n are
+ * exact: the first size%n chunks get one byte more.
  *
  * Ring: 2(n-1) steps to the next rank (n-1 for all-gather and
  * reduce-scatter).  Halving-doubling (n a power of two): partners
  * r^1, r^2, ... with messages size/2, size/4, ..., then back.  Direct:
  * everyone to everyone, one phase per half.  All-to-all is always
- * direct.  The plan owns its arrays; coll_expand() returns 0, -1 when
+ * direct.  Broadcast: ring is a pipeline of the n chunks along the
+ * group from the root, 2n-2 steps, a rank sending one chunk a step, in
+ * order, each once it has it; halving-doubling is a binomial tree, at
+ * step k the positions p with p^root < 2^k sending all of it to
+ * p^2^k, each after its previous transfer; direct is the root sending
+ * all of it to every other position at once.  The plan owns its arrays; coll_expand() returns 0, -1 when
  * memory runs out, -2 for halving-doubling on a group whose size is
- * not a power of two.
+ * not a power of two, -3 for a broadcast whose root is not below n.
  */
 #ifndef COLL_H
 #define COLL_H
@@ -27,10 +37,13 @@
 #include <stdint.h>
 
 enum coll_kind { COLL_ALLREDUCE, COLL_ALLGATHER, COLL_REDUCESCATTER,
-	COLL_ALLTOALL };
+	COLL_ALLTOALL, COLL_BROADCAST };
 enum coll_algo { COLL_RING, COLL_HD, COLL_DIRECT };
 
 extern const char *const coll_algos[];
+
+#define COLL_FINAL_DST	1
+#define COLL_FINAL_SRC	2
 
 struct coll_xfer {
 	uint32_t	src, dst;	/* positions in the group */
@@ -50,7 +63,8 @@ struct coll_plan {
 
 void	coll_init(struct coll_plan *);
 void	coll_free(struct coll_plan *);
-int	coll_expand(struct coll_plan *, int, int, uint32_t, uint64_t);
+int	coll_expand(struct coll_plan *, int, int, uint32_t, uint64_t,
+	    uint32_t);
 uint64_t coll_chunk(uint64_t, uint32_t, uint32_t);
 
 #endif

@@ -26,12 +26,13 @@
 #include "units.h"
 
 enum { OP_COMPUTE, OP_ALLREDUCE, OP_ALLGATHER, OP_REDUCESCATTER,
-	OP_ALLTOALL, OP_SEND, OP_RECV };
+	OP_ALLTOALL, OP_BROADCAST, OP_SEND, OP_RECV };
 
 static const char *const op_kinds[] = { "compute", "allreduce",
-	"allgather", "reducescatter", "alltoall", "send", "recv", NULL };
+	"allgather", "reducescatter", "alltoall", "broadcast", "send", "recv",
+	NULL };
 
-#define IS_COLL(k)	((k) >= OP_ALLREDUCE && (k) <= OP_ALLTOALL)
+#define IS_COLL(k)	((k) >= OP_ALLREDUCE && (k) <= OP_BROADCAST)
 
 struct op {
 	uint64_t	 id;
@@ -44,6 +45,7 @@ struct op {
 	uint32_t	 peer;
 	uint32_t	*group;
 	uint32_t	 ngroup;
+	uint32_t	 root;		/* broadcast: position in group */
 	size_t		 dep_off;	/* into ops.dep: op indices */
 	uint32_t	 ndep;
 	uint32_t	 node;		/* merged node */
@@ -113,6 +115,23 @@ has_dup(const uint32_t *v, uint32_t n)
 	return dup;
 }
 
+/* A broadcast's root: a rank of the group, kept as its position. */
+static void
+read_root(struct rec *r, struct op *o)
+{
+	uint64_t v;
+
+	if (o->kind != OP_BROADCAST || r->failed)
+		return;
+	v = rec_u64(r, "root");
+	for (o->root = 0; o->root < o->ngroup && o->group[o->root] != v;
+	    o->root++)
+		;
+	if (!r->failed && o->root == o->ngroup)
+		rec_fail(r, "key \"root\": rank %llu is not in the group",
+		    (unsigned long long)v);
+}
+
 /*
  * The longest op name taken, whole: the task names made of it, with
  * "[part]", and a task's deps stay far below a reader's record limit.
@@ -160,7 +179,11 @@ read_op(struct build *b, struct rec *r)
 		}
 		if (!r->failed && has_dup(o.group, o.ngroup))
 			rec_fail(r, "key \"group\": a rank is listed twice");
-	} else if (o.kind != OP_COMPUTE) {
+		read_root(r, &o);
+	}
+	if (o.kind != OP_BROADCAST && rec_has(r, "root"))
+		rec_fail(r, "key \"root\": only a broadcast has a root");
+	if (!IS_COLL(o.kind) && o.kind != OP_COMPUTE) {
 		o.peer = (uint32_t)rec_u64_max(r, "peer", NET_MAX_GPUS - 1);
 		o.key = rec_u64_or(r, "tag", 0);
 	}
@@ -343,6 +366,8 @@ one_collective(struct build *b, const struct mkey *k, size_t n)
 		    n * sizeof(*m->group)) != 0)
 			opfail(b, m, "%s", "collective ops disagree on kind, "
 			    "size or group");
+		if (m->root != f->root)
+			opfail(b, m, "%s", "broadcast ops disagree on the root");
 		if (j > 0 && m->rank == o[k[j - 1].i].rank)
 			opfail(b, m, "%s", "rank has two ops in one "
 			    "collective");
@@ -658,7 +683,7 @@ expand_coll(struct build *b, const struct node *nd, struct coll_plan *pl)
 
 	coll_free(pl);
 	rc = coll_expand(pl, f->kind - OP_ALLREDUCE, b->algo, nd->nmember,
-	    f->amount);
+	    f->amount, f->root);
 	if (rc == -2)
 		opfail(b, f, "%s", "halving-doubling needs a group whose "
 		    "size is a power of two");
@@ -694,7 +719,9 @@ expand_coll(struct build *b, const struct node *nd, struct coll_plan *pl)
 			continue;
 		}
 		for (i = nf = 0; i < pl->n; i++)
-			if (pl->x[i].final && pl->x[i].dst == q)
+			if ((pl->x[i].final & COLL_FINAL_DST &&
+			    pl->x[i].dst == q) || (pl->x[i].final &
+			    COLL_FINAL_SRC && pl->x[i].src == q))
 				fin[nf++] = base + (uint32_t)i;
 		set_done(b, m, fin, nf);
 	}

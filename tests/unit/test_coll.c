@@ -63,7 +63,7 @@ ring_allreduce(void)
 	const uint64_t S = 33554432ULL;
 
 	coll_init(&p);
-	ok(coll_expand(&p, COLL_ALLREDUCE, COLL_RING, 4, S) == 0,
+	ok(coll_expand(&p, COLL_ALLREDUCE, COLL_RING, 4, S, 0) == 0,
 	    "ring all-reduce over 4 expands");
 	ok(p.n == 24, "ring all-reduce over 4 ranks is 24 transfers (%zu)",
 	    p.n);
@@ -75,14 +75,14 @@ ring_allreduce(void)
 	ok(finals(&p, 2) == 1, "one final receive per rank");
 	coll_free(&p);
 
-	ok(coll_expand(&p, COLL_ALLREDUCE, COLL_RING, 2, 1000) == 0 &&
+	ok(coll_expand(&p, COLL_ALLREDUCE, COLL_RING, 2, 1000, 0) == 0 &&
 	    p.n == 4 && all_bytes(&p, 500), "N=2: two steps of S/2 each way");
 	coll_free(&p);
-	ok(coll_expand(&p, COLL_ALLREDUCE, COLL_RING, 3, 10) == 0 &&
+	ok(coll_expand(&p, COLL_ALLREDUCE, COLL_RING, 3, 10, 0) == 0 &&
 	    total(&p) == 2 * 2 * 10, "uneven chunks: 2(N-1) x S bytes in "
 	    "all (%llu)", (unsigned long long)total(&p));
 	coll_free(&p);
-	ok(coll_expand(&p, COLL_ALLREDUCE, COLL_RING, 1, 10) == 0 && p.n == 0,
+	ok(coll_expand(&p, COLL_ALLREDUCE, COLL_RING, 1, 10, 0) == 0 && p.n == 0,
 	    "a group of one moves nothing");
 	coll_free(&p);
 }
@@ -93,15 +93,15 @@ other_kinds(void)
 	struct coll_plan p;
 
 	coll_init(&p);
-	ok(coll_expand(&p, COLL_ALLGATHER, COLL_RING, 4, 4000) == 0 &&
+	ok(coll_expand(&p, COLL_ALLGATHER, COLL_RING, 4, 4000, 0) == 0 &&
 	    p.n == 12 && all_bytes(&p, 1000) && deps_ok(&p),
 	    "ring all-gather: N(N-1) transfers of S/N");
 	coll_free(&p);
-	ok(coll_expand(&p, COLL_REDUCESCATTER, COLL_RING, 4, 4000) == 0 &&
+	ok(coll_expand(&p, COLL_REDUCESCATTER, COLL_RING, 4, 4000, 0) == 0 &&
 	    p.n == 12 && all_bytes(&p, 1000), "ring reduce-scatter: N(N-1) "
 	    "transfers of S/N");
 	coll_free(&p);
-	ok(coll_expand(&p, COLL_ALLTOALL, COLL_RING, 4, 4000) == 0 &&
+	ok(coll_expand(&p, COLL_ALLTOALL, COLL_RING, 4, 4000, 0) == 0 &&
 	    p.n == 12 && all_bytes(&p, 1000) && finals(&p, 1) == 3,
 	    "all-to-all is direct whatever the algorithm");
 	coll_free(&p);
@@ -116,7 +116,7 @@ halving_doubling(void)
 	const uint64_t want[] = { 4000, 2000, 1000, 1000, 2000, 4000 };
 
 	coll_init(&p);
-	ok(coll_expand(&p, COLL_ALLREDUCE, COLL_HD, 8, 8000) == 0,
+	ok(coll_expand(&p, COLL_ALLREDUCE, COLL_HD, 8, 8000, 0) == 0,
 	    "halving-doubling over 8 expands");
 	ok(p.n == 6 * 8, "2 log2 N = 6 steps of N transfers (%zu)", p.n);
 	for (i = 0; i < p.n; i++) {
@@ -130,10 +130,10 @@ halving_doubling(void)
 	ok(partners, "partners r^1, r^2, r^4, then r^4, r^2, r^1");
 	ok(deps_ok(&p), "each step waits for the previous receive");
 	coll_free(&p);
-	ok(coll_expand(&p, COLL_ALLREDUCE, COLL_HD, 6, 600) == -2,
+	ok(coll_expand(&p, COLL_ALLREDUCE, COLL_HD, 6, 600, 0) == -2,
 	    "halving-doubling refuses 6 ranks");
 	coll_free(&p);
-	ok(coll_expand(&p, COLL_ALLGATHER, COLL_HD, 4, 400) == 0 &&
+	ok(coll_expand(&p, COLL_ALLGATHER, COLL_HD, 4, 400, 0) == 0 &&
 	    p.n == 8 && total(&p) == 4 * 300, "hd all-gather: each rank "
 	    "receives S - S/N");
 	coll_free(&p);
@@ -145,12 +145,79 @@ direct(void)
 	struct coll_plan p;
 
 	coll_init(&p);
-	ok(coll_expand(&p, COLL_ALLREDUCE, COLL_DIRECT, 4, 4000) == 0 &&
+	ok(coll_expand(&p, COLL_ALLREDUCE, COLL_DIRECT, 4, 4000, 0) == 0 &&
 	    p.n == 24 && all_bytes(&p, 1000), "direct all-reduce: 2 N(N-1) "
 	    "transfers of S/N");
 	ok(deps_ok(&p) && p.x[12].ndep == 3, "the all-gather half waits for "
 	    "all N-1 receives");
 	ok(finals(&p, 0) == 3, "N-1 final receives per rank");
+	coll_free(&p);
+}
+
+/*
+ * A broadcast plan: every dependency an earlier transfer that arrives
+ * at our source or leaves it; every rank but the root receives all
+ * size bytes; the root's final sends and each receiver's final
+ * receives number as given.
+ */
+static int
+bcast_ok(const struct coll_plan *p, uint32_t n, uint64_t size,
+    uint32_t root, size_t rootfin)
+{
+	uint64_t got;
+	size_t i, j, fin;
+	uint32_t q;
+
+	for (i = 0; i < p->n; i++)
+		for (j = 0; j < p->x[i].ndep; j++) {
+			uint32_t d = p->dep[p->x[i].dep_off + j];
+
+			if (d >= i || (p->x[d].dst != p->x[i].src &&
+			    p->x[d].src != p->x[i].src))
+				return 0;
+		}
+	for (q = 0; q < n; q++) {
+		got = 0;
+		fin = 0;
+		for (i = 0; i < p->n; i++) {
+			if (p->x[i].dst == q)
+				got += p->x[i].bytes;
+			if (p->x[i].final & (q == root ? COLL_FINAL_SRC :
+			    COLL_FINAL_DST) && (q == root ? p->x[i].src :
+			    p->x[i].dst) == q)
+				fin++;
+		}
+		if (got != (q == root ? 0 : size) ||
+		    fin != (q == root ? rootfin : 1))
+			return 0;
+	}
+	return 1;
+}
+
+static void
+broadcast(void)
+{
+	struct coll_plan p;
+
+	coll_init(&p);
+	ok(coll_expand(&p, COLL_BROADCAST, COLL_RING, 5, 12, 2) == 0 &&
+	    p.n == 20 && total(&p) == 48 && bcast_ok(&p, 5, 12, 2, 1) &&
+	    p.x[p.n - 1].step == 7, "ring broadcast on 5 from 2: 5 chunks "
+	    "over 4 hops in 8 steps, one final each");
+	coll_free(&p);
+	ok(coll_expand(&p, COLL_BROADCAST, COLL_HD, 8, 100, 6) == 0 &&
+	    p.n == 7 && all_bytes(&p, 100) && bcast_ok(&p, 8, 100, 6, 1) &&
+	    p.x[p.n - 1].step == 2, "binomial broadcast on 8 from 6: 7 "
+	    "transfers of S in 3 steps");
+	coll_free(&p);
+	ok(coll_expand(&p, COLL_BROADCAST, COLL_DIRECT, 4, 9, 3) == 0 &&
+	    p.n == 3 && bcast_ok(&p, 4, 9, 3, 3), "direct broadcast: the "
+	    "root sends S to the N-1 others, all final");
+	coll_free(&p);
+	ok(coll_expand(&p, COLL_BROADCAST, COLL_HD, 6, 10, 0) == -2 &&
+	    coll_expand(&p, COLL_BROADCAST, COLL_RING, 4, 10, 4) == -3 &&
+	    p.n == 0, "a broadcast refuses hd on 6 and a root past the "
+	    "group");
 	coll_free(&p);
 }
 
@@ -161,6 +228,7 @@ main(void)
 	other_kinds();
 	halving_doubling();
 	direct();
+	broadcast();
 	ok(coll_chunk(10, 3, 0) == 4 && coll_chunk(10, 3, 2) == 3,
 	    "chunks of 10 over 3: 4, 3, 3");
 	return tap_done();
