@@ -24,6 +24,8 @@
 struct run {
 	char		*file;
 	char		*model;		/* workload.model, or NULL */
+	char		*trace;		/* workload.trace (chakra), or NULL */
+	uint64_t	 ranks;
 	uint64_t	 layers, tp, dp, pp;
 	char		*sched;		/* "ideal", "flux", "rotor", ... */
 	char		*mode;		/* forwarding or method, or NULL */

@@ -63,6 +63,8 @@ static void
 take_workload(struct run *u, struct rec *r)
 {
 	setstr(&u->model, dupstr(r, "model", 1));
+	setstr(&u->trace, rec_has(r, "trace") ? dupstr(r, "trace", 1) : NULL);
+	u->ranks = rec_u64_or(r, "ranks", 0);
 	u->layers = rec_u64_or(r, "layers", 0);
 	u->tp = rec_u64_or(r, "tp", 1);
 	u->dp = rec_u64_or(r, "dp", 1);
@@ -259,6 +261,7 @@ runs_free(struct runs *rs)
 	for (i = 0; i < rs->n; i++) {
 		free(rs->v[i].file);
 		free(rs->v[i].model);
+		free(rs->v[i].trace);
 		free(rs->v[i].sched);
 		free(rs->v[i].mode);
 		free(rs->v[i].status);
@@ -311,9 +314,16 @@ static const int leftcol[NCOL] = { 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0,
 char *
 runs_workload(const struct run *u, char *c, size_t n)
 {
+	const char *base;
+
 	if (u->model == NULL)
 		snprintf(c, n, "-");
-	else if (u->pp > 1)
+	else if (u->trace != NULL) {
+		base = strrchr(u->trace, '/');
+		snprintf(c, n, "%.20s %.60s %llu ranks", u->model,
+		    base != NULL ? base + 1 : u->trace,
+		    (unsigned long long)u->ranks);
+	} else if (u->pp > 1)
 		snprintf(c, n, "%.80s %lluL tp%llu dp%llu pp%llu", u->model,
 		    (unsigned long long)u->layers, (unsigned long long)u->tp,
 		    (unsigned long long)u->dp, (unsigned long long)u->pp);
