@@ -43,7 +43,7 @@ REPORT_PARTS =	report_runs report_plot report_gantt
 ROTORSCHED_PARTS =	rotorsched_rotor rotorsched_tm rotorsched_place \
 			rotorsched_sol
 # chakra(1) too: tools/chakra_et.c.
-CHAKRA_PARTS =	chakra_et
+CHAKRA_PARTS =	chakra_et chakra_out
 LIBSRC =	$(wildcard lib/*.c)
 UNITSRC =	$(wildcard tests/unit/test_*.c)
 

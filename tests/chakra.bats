@@ -142,7 +142,7 @@ refused() {
 		    "chakra: t.0.et: node 4: ${c#*:} is not imported: the op stream has no such collective"
 	done
 	refused '{"meta":null,"ranks":[[{"id":4,"type":7,"attr":{"comm_type":["int64",5],"comm_size":["int64",8]}}]]}' \
-	    'chakra: t.0.et: node 4: BROADCAST is not imported: the op stream has no broadcast yet'
+	    'chakra: t.0.et: node 4: BROADCAST is not imported yet: a Chakra node names no root to broadcast from'
 	refused "{\"meta\":null,\"ranks\":[[$P2P],[]]}" \
 	    'chakra: t.0.et: node 5: send to rank 1 (tag 3) has no matching receive'
 	refused "{\"meta\":null,\"ranks\":[[],[$R2P]]}" \
@@ -200,7 +200,9 @@ refused() {
 @test "chakra: usage errors exit 2" {
 	run chakra
 	assert_failure 2
-	run chakra -x t
+	run chakra -q t
+	assert_failure 2
+	run chakra -x t u
 	assert_failure 2
 	run chakra a b
 	assert_failure 2

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "chakra.h"
+#include "chakra_out.h"
 #include "die.h"
 #include "header.h"
 #include "stream.h"
@@ -76,7 +77,8 @@ struct imp {
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: chakra [-g comm_group.json] prefix\n");
+	fprintf(stderr, "usage: chakra [-g comm_group.json] prefix\n"
+	    "       chakra -x prefix\n");
 	exit(2);
 }
 
@@ -317,8 +319,8 @@ coll_kind(const struct rk *r, const struct ck_node *nd)
 	case 7: return K_REDUCESCATTER;
 	}
 	if (nd->comm_type == 5)
-		node_die(r, nd, "BROADCAST is not imported: the op stream has "
-		    "no broadcast yet");
+		node_die(r, nd, "BROADCAST is not imported yet: a Chakra "
+		    "node names no root to broadcast from");
 	if (nd->comm_type > 0 && nd->comm_type < 10) {
 		snprintf(msg, sizeof(msg), "%s is not imported: the op stream "
 		    "has no such collective", names[nd->comm_type]);
@@ -708,21 +710,30 @@ main(int argc, char **argv)
 {
 	struct imp im;
 	char *file;
-	const char *gfile = NULL;
+	const char *gfile = NULL, *xprefix = NULL;
 	uint32_t rank;
 	size_t len;
 	int ch;
 
 	die_init("chakra");
 	memset(&im, 0, sizeof(im));
-	while ((ch = getopt(argc, die_argv(argv), "g:")) != -1) {
+	while ((ch = getopt(argc, die_argv(argv), "g:x:")) != -1) {
 		switch (ch) {
 		case 'g':
 			gfile = optarg;
 			break;
+		case 'x':
+			xprefix = optarg;
+			break;
 		default:
 			usage();
 		}
+	}
+	if (xprefix != NULL) {
+		if (gfile != NULL || argc != optind)
+			usage();
+		chakra_export(xprefix, argc - 1, argv + 1);
+		return 0;
 	}
 	if (argc - optind != 1)
 		usage();
