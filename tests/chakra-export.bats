@@ -128,7 +128,7 @@ p.json'
 }
 
 @test "chakra: pipelines/study runs on an imported trace (TRACE=prefix), report's table and plots unchanged" {
-	run env TRACE=/work/shared/chakra/astra-sim/all_reduce-8npus_1MB/all_reduce \
+	run env TRACE="$SHARED"/chakra/astra-sim/all_reduce-8npus_1MB/all_reduce \
 	    TAUS="10us" SCHEDULERS="ideal flux rotor-direct bvn" JOBS=2 \
 	    FLUXSOLVE_ARGS="-T 5" "$TOP/pipelines/study" "$BIN" st
 	assert_success
@@ -139,6 +139,6 @@ p.json'
 	assert_line 'all_reduce-tau10us-flux.msgpack'
 	assert_line 'all_reduce-tau10us.dag.msgpack'
 	run bash -c "report -d st/all_reduce-tau10us.dag.msgpack | jq -c 'select(.type == \"header\") | [.tool] + .args'"
-	assert_output '["chakra","/work/shared/chakra/astra-sim/all_reduce-8npus_1MB/all_reduce"]
-["dagbuild","-r","10us"]'
+	assert_output "[\"chakra\",\"$SHARED/chakra/astra-sim/all_reduce-8npus_1MB/all_reduce\"]
+[\"dagbuild\",\"-r\",\"10us\"]"
 }

@@ -4,7 +4,7 @@
 
 load helpers
 
-S=/work/shared/chakra
+S=$SHARED/chakra
 AS=$S/astra-sim
 ETGEN=$TOP/tests/helpers/etgen.py
 

@@ -11,6 +11,10 @@ BIN=${FLUXOCS_BIN:-$TOP/build/asan/bin}
 FLUXOCS_RELBIN=${FLUXOCS_RELBIN:-$TOP/build/bin}
 PATH="$BIN:$TOP/build/asan/helpers:$PATH"
 DATA=$TOP/tests/data
+# The shared data beside the checkout (../shared: Chakra traces), read
+# from there, never copied; FLUXOCS_SHARED names it elsewhere.
+SHARED=${FLUXOCS_SHARED:-$(cd "$TOP/.." && pwd)/shared}
+[ -d "$SHARED/chakra" ] || SHARED=/work/shared
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:exitcode=99}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1:exitcode=99}
 
