@@ -228,6 +228,17 @@ prepare(struct xp *x)
 	free(next);
 }
 
+/* An AttributeProto made in a, as field 10 of the node in w. */
+static void
+attr_end(struct pbw *w, struct pbw *a)
+{
+	if (pbw_failed(a))
+		w->failed = 1;
+	else
+		pbw_bytes(w, 10, a->p, a->n);
+	pbw_free(a);
+}
+
 static void
 attr_int(struct pbw *w, const char *name, uint32_t field, uint64_t v)
 {
@@ -236,11 +247,7 @@ attr_int(struct pbw *w, const char *name, uint32_t field, uint64_t v)
 	pbw_init(&a);
 	pbw_str(&a, 1, name);
 	pbw_varint(&a, field, v);
-	if (pbw_failed(&a))
-		w->failed = 1;
-	else
-		pbw_bytes(w, 10, a.p, a.n);
-	pbw_free(&a);
+	attr_end(w, &a);
 }
 
 static void
@@ -251,11 +258,7 @@ attr_str(struct pbw *w, const char *name, const char *v)
 	pbw_init(&a);
 	pbw_str(&a, 1, name);
 	pbw_str(&a, 29, v);
-	if (pbw_failed(&a))
-		w->failed = 1;
-	else
-		pbw_bytes(w, 10, a.p, a.n);
-	pbw_free(&a);
+	attr_end(w, &a);
 }
 
 /* The attributes of a communication node (int64 9, int32 7, bool 27). */
