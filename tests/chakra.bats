@@ -27,13 +27,13 @@ R2P='{"id":9,"name":"r","type":6,"attr":{"comm_size":["int64",64],"comm_src":["i
 	for p in all_reduce all_gather all_to_all reduce_scatter; do
 		chakra "$AS/$p-8npus_1MB/$p" > $p.mp
 		dagbuild -g 8 -s 2 < $p.mp > $p.dag
-		ocssim -f ideal < $p.dag | report -d | grep -q '"result"'
-		fluxsolve -m greedy < $p.dag | ocssim | report -d | grep -q '"result"'
+		ocssim -f ideal < $p.dag | report -d | grep -c '"result"' > /dev/null
+		fluxsolve -m greedy < $p.dag | ocssim | report -d | grep -c '"result"' > /dev/null
 	done
 	c=$AS/custom_collectives-custom_ring_allreduce_8npus_1MB/custom_allreduce
-	chakra "$c" | dagbuild -g 8 -s 2 | fluxsolve -m greedy | ocssim | report -d | grep -q '"result"'
+	chakra "$c" | dagbuild -g 8 -s 2 | fluxsolve -m greedy | ocssim | report -d | grep -c '"result"' > /dev/null
 	t=$S/artifacts/T3D-analytical
-	chakra -g $t/comm_group.json $t/trace | dagbuild -g 8 -s 2 | fluxsolve -m greedy | ocssim | report -d | grep -q '"result"'
+	chakra -g $t/comm_group.json $t/trace | dagbuild -g 8 -s 2 | fluxsolve -m greedy | ocssim | report -d | grep -c '"result"' > /dev/null
 }
 
 @test "chakra: the microbenchmarks give one collective of 8 ranks each, all-gather sized x 8" {
