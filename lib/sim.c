@@ -409,17 +409,6 @@ pair_serve(struct sim *s, uint32_t pi)
 	flow_rate(s, f, pair_rate(s, p));
 }
 
-/* Bytes of flow fi not yet sent, now (rounded up). */
-static uint64_t
-unsent(const struct sim *s, uint32_t fi)
-{
-	const struct flow *f = &s->fl[fi];
-	u128 w = (u128)f->rate * (s->now - f->t0);
-
-	w = w > f->work ? 0 : f->work - w;
-	return (uint64_t)((w + WORK_BYTE - 1) / WORK_BYTE);
-}
-
 /* What n bytes take at one circuit's rate, rounded up. */
 static uint64_t
 circuit_ps(const struct sim *s, u128 n)
@@ -459,7 +448,7 @@ lookahead(struct sim *s, uint32_t pi, uint32_t k)
 	t1 = sim_end_at(s->now, (u128)room * WORK_BYTE, rate);
 	ahead = (u128)q->held + q->qbytes - room;
 	if (q->flow != NONE && !s->seg[s->fl[q->flow].seg].relayed)
-		ahead += unsent(s, q->flow);
+		ahead += sim_unsent(s, &s->fl[q->flow]);
 	return simnext_relay_sooner(s->next, p->src, p->dst, q->dst, s->now,
 	    t1, circuit_ps(s, ahead), circuit_ps(s, s->pr[rp].held));
 }

@@ -21,16 +21,6 @@ simbuf_handed(const struct sim *s, uint32_t task, int relayed)
 	}
 }
 
-/* The bytes of a live flow not yet sent, now. */
-static uint64_t
-unsent(const struct sim *s, const struct flow *f)
-{
-	u128 w = (u128)f->rate * (s->now - f->t0);
-
-	w = w > f->work ? 0 : f->work - w;
-	return (uint64_t)((w + WORK_BYTE - 1) / WORK_BYTE);
-}
-
 void
 simbuf_peak(struct sim *s, uint32_t g)
 {
@@ -44,7 +34,7 @@ simbuf_peak(struct sim *s, uint32_t g)
 		const struct flow *f = &s->fl[i];
 		const struct seg *sg = &s->seg[f->seg];
 
-		rem = unsent(s, f);
+		rem = sim_unsent(s, f);
 		done = sg->bytes - rem;
 		ready -= done;
 		if (simbuf_handed(s, sg->task, sg->relayed))

@@ -162,6 +162,16 @@ sim_end_at(uint64_t t0, u128 work, uint64_t rate)
 	return d > UINT64_MAX - t0 ? UINT64_MAX : t0 + (uint64_t)d;
 }
 
+/* The bytes of a live flow not yet sent at s->now, rounded up. */
+static inline uint64_t
+sim_unsent(const struct sim *s, const struct flow *f)
+{
+	u128 w = (u128)f->rate * (s->now - f->t0);
+
+	w = w > f->work ? 0 : f->work - w;
+	return (uint64_t)((w + WORK_BYTE - 1) / WORK_BYTE);
+}
+
 void	sim_fail(struct sim *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
 
