@@ -22,17 +22,24 @@ llama_gpu(const char *name)
 	return NULL;
 }
 
-static void
-roof(struct llama_cost *c, const struct llama_shape *sh, double flops,
+double
+llama_roof(const struct llama_gpu *gpu, double eff, double flops,
     double bytes)
 {
 	double tc, tm;
 
-	tc = flops / (sh->gpu->peak_flops * sh->eff);
-	tm = bytes / (sh->gpu->hbm_bps * sh->eff);
+	tc = flops / (gpu->peak_flops * eff);
+	tm = bytes / (gpu->hbm_bps * eff);
+	return tc > tm ? tc : tm;
+}
+
+static void
+roof(struct llama_cost *c, const struct llama_shape *sh, double flops,
+    double bytes)
+{
 	c->flops += flops;
 	c->bytes += bytes;
-	c->seconds += tc > tm ? tc : tm;
+	c->seconds += llama_roof(sh->gpu, sh->eff, flops, bytes);
 }
 
 /* bf16 GEMM m x k x n, output columns split over tp (column parallel). */

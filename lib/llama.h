@@ -8,6 +8,8 @@
  * work (norms, activation, residuals) is taken as fused into the GEMMs
  * and covered by the efficiency factor, as measured MFU counts it.
  * Backward costs are twice the forward ones.  Pure functions.
+ * llama_roof() is that roofline for any op: the seconds that flops
+ * FLOPs and bytes of HBM traffic take on gpu at efficiency eff.
  */
 #ifndef LLAMA_H
 #define LLAMA_H
@@ -47,6 +49,7 @@ struct llama_shape {
 extern const struct llama_gpu llama_gpus[];
 
 const struct llama_gpu *llama_gpu(const char *);
+double	 llama_roof(const struct llama_gpu *, double, double, double);
 struct llama_cost llama_attn(const struct llama_shape *);
 struct llama_cost llama_mlp(const struct llama_shape *);
 struct llama_cost llama_embed(const struct llama_shape *);

@@ -418,7 +418,7 @@ static void
 map_comp(struct rk *r, const struct ck_node *nd, struct op *o)
 {
 	o->kind = K_COMPUTE;
-	if (!(nd->has & CK_HAS_DUR) && (nd->has & CK_HAS_OPS))
+	if (!(nd->has & CK_HAS_DUR) && (nd->has & (CK_HAS_OPS | CK_HAS_TSIZE)))
 		node_die(r, nd, "compute node without duration_micros: its "
 		    "time from num_ops and tensor_size (a roofline) is not "
 		    "implemented");

@@ -25,7 +25,8 @@ enum { CK_INVALID, CK_METADATA, CK_MEM_LOAD, CK_MEM_STORE, CK_COMP,
 #define CK_HAS_DST	0x10
 #define CK_HAS_TAG	0x20
 #define CK_HAS_PG	0x40
-#define CK_HAS_OPS	0x80	/* num_ops or tensor_size */
+#define CK_HAS_OPS	0x80	/* num_ops */
+#define CK_HAS_TSIZE	0x100	/* tensor_size */
 
 struct ck_node {
 	uint64_t	 id;
@@ -38,6 +39,7 @@ struct ck_node {
 	uint64_t	 dur_us;
 	int64_t		 comm_type, src, dst, tag;
 	uint64_t	 size;
+	uint64_t	 ops, tsize;	/* num_ops, tensor_size */
 	char		*pg;
 	uint64_t	 off;		/* file offset of its frame */
 };

@@ -122,7 +122,7 @@ node_attr(const char *file, struct ck_node *nd, const struct pbuf *b)
 		{ "comm_type", CK_HAS_TYPE }, { "comm_size", CK_HAS_SIZE },
 		{ "comm_src", CK_HAS_SRC }, { "comm_dst", CK_HAS_DST },
 		{ "comm_tag", CK_HAS_TAG }, { "num_ops", CK_HAS_OPS },
-		{ "tensor_size", CK_HAS_OPS }, { "is_cpu_op", 0 },
+		{ "tensor_size", CK_HAS_TSIZE }, { "is_cpu_op", 0 },
 	};
 	struct attr a;
 	size_t i;
@@ -150,6 +150,14 @@ node_attr(const char *file, struct ck_node *nd, const struct pbuf *b)
 		if (a.v < 0)
 			bad_node(file, nd, "%s is negative", a.name);
 		nd->size = (uint64_t)a.v;
+		break;
+	case CK_HAS_OPS:
+	case CK_HAS_TSIZE:
+		if (a.v < 0)
+			bad_node(file, nd, "%s is negative or past 2^63 - 1",
+			    a.name);
+		*(ints[i].has == CK_HAS_OPS ? &nd->ops : &nd->tsize) =
+		    (uint64_t)a.v;
 		break;
 	case CK_HAS_SRC: nd->src = a.v; break;
 	case CK_HAS_DST: nd->dst = a.v; break;
