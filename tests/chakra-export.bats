@@ -51,7 +51,8 @@ kinds() {
 		echo "{\"type\":\"op\",\"id\":$((b + 2)),\"rank\":$r,\"kind\":\"allgather\",\"name\":\"ag\",\"deps\":[$((b + 1))],\"group\":[3,2,1,0],\"size\":8192,\"coll\":2}"
 		echo "{\"type\":\"op\",\"id\":$((b + 3)),\"rank\":$r,\"kind\":\"reducescatter\",\"name\":\"rs\",\"deps\":[$((b + 2))],\"group\":[0,1,2,3],\"size\":8192,\"coll\":3}"
 		echo "{\"type\":\"op\",\"id\":$((b + 4)),\"rank\":$r,\"kind\":\"alltoall\",\"name\":\"a2a\",\"deps\":[$((b + 3))],\"group\":[0,1,2,3],\"size\":4096,\"coll\":4}"
-		echo "{\"type\":\"op\",\"id\":$((b + 5)),\"rank\":$r,\"kind\":\"compute\",\"name\":\"d\",\"deps\":[$((b + 4))],\"duration_ps\":1499999}"
+		echo "{\"type\":\"op\",\"id\":$((b + 6)),\"rank\":$r,\"kind\":\"broadcast\",\"name\":\"bc\",\"deps\":[$((b + 4))],\"group\":[0,1,2,3],\"size\":4096,\"coll\":5,\"root\":2}"
+		echo "{\"type\":\"op\",\"id\":$((b + 5)),\"rank\":$r,\"kind\":\"compute\",\"name\":\"d\",\"deps\":[$((b + 6))],\"duration_ps\":1499999}"
 	done
 	echo '{"type":"op","id":100,"rank":0,"kind":"send","name":"s","deps":[5],"size":100,"peer":1,"tag":7}'
 	echo '{"type":"op","id":101,"rank":1,"kind":"recv","name":"r","deps":[],"size":100,"peer":0,"tag":7}'
@@ -70,6 +71,9 @@ kinds() {
 	assert_output '{"1": [3, 2, 1, 0]}'
 	run bash -c "chakra -g p.json p | report -d | jq -c 'select(.type == \"op\" and .kind == \"allgather\") | [.group, .size]' | sort -u"
 	assert_output '[[3,2,1,0],8192]'
+	# the broadcast's root comes back from comm_src
+	run bash -c "chakra -g p.json p | report -d | jq -c 'select(.type == \"op\" and .kind == \"broadcast\") | [.root, .size]' | sort -u"
+	assert_output '[2,4096]'
 }
 
 @test "chakra -x: a receive's own dependencies come back holding what follows it, not the transfer" {
@@ -116,6 +120,10 @@ p.json'
 	run chakra -x p < x.mp
 	assert_failure 1
 	assert_output "chakra: stdin: op 0: an all-gather of 100 bytes over 3 ranks: Chakra gives each rank's input, which must be whole bytes"
+	{ hdr; for r in 0 1; do echo "{\"type\":\"op\",\"id\":$r,\"rank\":$r,\"kind\":\"broadcast\",\"name\":\"b\",\"deps\":[],\"group\":[0,1],\"size\":100,\"coll\":0,\"root\":3}"; done; } | mk x.mp
+	run chakra -x p < x.mp
+	assert_failure 1
+	assert_output "chakra: stdin: op 0: the broadcast's root, rank 3, is not in its group"
 	hdr | mk x.mp
 	run chakra -x p < x.mp
 	assert_failure 1

@@ -141,8 +141,8 @@ refused() {
 		refused "{\"meta\":null,\"ranks\":[[{\"id\":4,\"type\":7,\"attr\":{\"comm_type\":[\"int64\",${c%%:*}],\"comm_size\":[\"int64\",8]}}]]}" \
 		    "chakra: t.0.et: node 4: ${c#*:} is not imported: the op stream has no such collective"
 	done
-	refused '{"meta":null,"ranks":[[{"id":4,"type":7,"attr":{"comm_type":["int64",5],"comm_size":["int64",8]}}]]}' \
-	    'chakra: t.0.et: node 4: BROADCAST is not imported yet: a Chakra node names no root to broadcast from'
+	refused '{"meta":null,"ranks":[[{"id":4,"type":7,"attr":{"comm_type":["int64",5],"comm_size":["int64",8],"comm_src":["int32",1]}}]]}' \
+	    'chakra: t.0.et: node 4: broadcast root (comm_src) 1 is not in communicator ""'
 	refused "{\"meta\":null,\"ranks\":[[$P2P],[]]}" \
 	    'chakra: t.0.et: node 5: send to rank 1 (tag 3) has no matching receive'
 	refused "{\"meta\":null,\"ranks\":[[],[$R2P]]}" \
@@ -157,8 +157,12 @@ refused() {
 	    'chakra: t.1.et: node 1: collective 0 of communicator "" is allgather of 8 bytes here, allreduce of 8 bytes at t.0.et node 1'
 	refused '{"meta":null,"ranks":[[{"id":1,"type":7,"attr":{"comm_type":["int64",0],"comm_size":["int64",8]}}],[]]}' \
 	    'chakra: t.0.et: node 1: collective 0 of communicator "" is missing on rank 1'
-	refused '{"meta":null,"ranks":[[{"id":1,"type":4,"attr":{"num_ops":["int64",100]}}]]}' \
-	    'chakra: t.0.et: node 1: compute node without duration_micros: its time from num_ops and tensor_size (a roofline) is not implemented'
+	refused '{"meta":null,"ranks":[[{"id":1,"type":4,"attr":{"num_ops":["int64",-1]}}]]}' \
+	    'chakra: t.0.et: node 1: num_ops is negative'
+	refused '{"meta":null,"ranks":[[{"id":1,"type":4,"attr":{"tensor_size":["uint64",9223372036854775808]}}]]}' \
+	    'chakra: t.0.et: node 1: attribute tensor_size is past 2^63 - 1'
+	refused '{"meta":null,"ranks":[[{"id":1,"type":5,"attr":{"comm_size":["int64",8],"comm_dst":["int32",1]}}],[{"id":2,"type":6,"attr":{"comm_size":["int64",16],"comm_src":["int32",0]}}]]}' \
+	    'chakra: t.1.et: node 2: receives 16 bytes from rank 0, whose matching send (node 1) sends 8'
 	refused '{"meta":null,"ranks":[[{"id":1,"type":4,"data_deps":[8]}]]}' \
 	    'chakra: t.0.et: node 1: depends on node 8, which is not in the file'
 }
@@ -169,6 +173,57 @@ refused() {
 	run chakra -g g.json t
 	assert_failure 1
 	assert_output 'chakra: t.0.et: node 1: collective 0 of communicator "a" is missing on rank 1'
+}
+
+# BCAST RANK ROOT SIZE: a broadcast node of all ranks; ROOT "" for none.
+bcast() {
+	local src=
+	[ -n "$3" ] && src=",\"comm_src\":[\"int32\",$3]"
+	printf '{"id":%s,"name":"b","type":7,"attr":{"comm_type":["int64",5],"comm_size":["int64",%s]%s}}' "$1" "$4" "$src"
+}
+
+@test "chakra: a broadcast's root is its comm_src, else its group's first rank" {
+	gen t "{\"meta\":null,\"ranks\":[[$(bcast 1 0 2 4096)],[$(bcast 1 1 2 4096)],[$(bcast 1 2 2 4096)],[$(bcast 1 3 2 4096)]]}"
+	chakra t > o.mp
+	[ "$(records o.mp op | jq -c '[.kind,.root,.size,.coll,.group]' | sort -u)" = '["broadcast",2,4096,0,[0,1,2,3]]' ]
+	# ring from the root 2: 2->3->0->1, each link once with the whole
+	# buffer in chunks of 1024
+	dagbuild -a ring < o.mp | report -d | jq -c 'select(.kind=="transfer")|[.src,.dst]' | sort | uniq -c | tr -s ' ' > x
+	[ "$(cat x)" = "$(printf ' 4 [0,1]\n 4 [2,3]\n 4 [3,0]')" ]
+	gen u "{\"meta\":null,\"ranks\":[[$(bcast 1 0 '' 64)],[$(bcast 1 1 '' 64)]]}"
+	chakra u > o.mp
+	[ "$(records o.mp op | jq -c '.root' | sort -u)" = 0 ]
+}
+
+@test "chakra: ranks disagreeing on a broadcast's root are refused" {
+	gen t "{\"meta\":null,\"ranks\":[[$(bcast 1 0 1 64)],[$(bcast 1 1 0 64)]]}"
+	run chakra t
+	assert_failure 1
+	assert_output 'chakra: t.1.et: node 1: collective 0 of communicator "" is a broadcast from rank 0 here, from rank 1 at t.0.et node 1'
+}
+
+@test "chakra: a compute node without duration_micros takes the roofline of num_ops and tensor_size" {
+	# a100 at 0.4: 124.8 TFLOP/s and 800 GB/s. 1.248e12 FLOPs: 10 ms;
+	# 8e9 bytes: 10 ms; both: the larger; 1e6 FLOPs: 8012.8 ps, 8013.
+	gen t '{"meta":null,"ranks":[[
+	    {"id":1,"name":"f","type":4,"attr":{"num_ops":["int64",1248000000000]}},
+	    {"id":2,"name":"m","type":4,"attr":{"tensor_size":["uint64",8000000000]}},
+	    {"id":3,"name":"fm","type":4,"attr":{"num_ops":["int64",1248000000000],"tensor_size":["uint64",16000000000]}},
+	    {"id":4,"name":"mega","type":4,"attr":{"num_ops":["int64",1000000]}},
+	    {"id":5,"name":"d","type":4,"dur":3,"attr":{"num_ops":["int64",1248000000000]}}]]}'
+	chakra t > o.mp
+	[ "$(records o.mp op | jq -c '[.name,.duration_ps]' | tr '\n' ' ')" = '["f",10000000000] ["m",10000000000] ["fm",20000000000] ["mega",8013] ["d",3000000] ' ]
+	[ "$(records o.mp workload | jq -c '[.nodes_roofline,.gpu,.efficiency]')" = '[4,"a100",0.4]' ]
+	# h100 at 1: 989 TFLOP/s, 3.35 TB/s
+	chakra --gpu h100 -e 1 t > o.mp
+	[ "$(records o.mp op | jq -c '.duration_ps' | tr '\n' ' ')" = '1261880688 2388059701 4776119403 1011 3000000 ' ]
+	[ "$(records o.mp workload | jq -c '[.nodes_roofline,.gpu,.efficiency]')" = '[4,"h100",1]' ]
+	# 2^63 - 1 bytes at 200 GB/s: 4.6e19 ps, past 2^64
+	gen u '{"meta":null,"ranks":[[{"id":1,"type":4,"attr":{"tensor_size":["int64",9223372036854775807]}}]]}'
+	chakra -e 1 u > /dev/null
+	run chakra -e 0.1 u
+	assert_failure 1
+	assert_output 'chakra: u.0.et: node 1: the roofline time of num_ops and tensor_size overflows picoseconds'
 }
 
 @test "chakra: a gap in the ranks is refused" {
@@ -205,5 +260,13 @@ refused() {
 	run chakra -x t u
 	assert_failure 2
 	run chakra a b
+	assert_failure 2
+	run chakra --gpu v100 t
+	assert_failure 2
+	assert_line 'chakra: --gpu v100: no such GPU (a100, h100)'
+	run chakra -e 0 t
+	assert_failure 2
+	assert_line 'chakra: -e 0: efficiency must be a number in (0, 1]'
+	run chakra -x t -e 0.5
 	assert_failure 2
 }

@@ -9,6 +9,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,16 +19,17 @@
 #include "chakra_out.h"
 #include "die.h"
 #include "header.h"
+#include "llama.h"
 #include "stream.h"
 
 #define MAX_RANKS	1048576
 #define PS_PER_US	1000000ULL
 
 enum { K_COMPUTE, K_ALLREDUCE, K_ALLGATHER, K_REDUCESCATTER, K_ALLTOALL,
-	K_SEND, K_RECV };
+	K_BROADCAST, K_SEND, K_RECV };
 
 static const char *const kinds[] = { "compute", "allreduce", "allgather",
-	"reducescatter", "alltoall", "send", "recv" };
+	"reducescatter", "alltoall", "broadcast", "send", "recv" };
 
 struct comm {
 	const char	*key;		/* "" for all ranks */
@@ -37,6 +39,7 @@ struct comm {
 	struct inst {
 		int		 kind;
 		uint64_t	 size, coll;
+		uint32_t	 root;		/* broadcast */
 		const char	*file;
 		uint64_t	 node;
 	}		*inst;
@@ -48,6 +51,7 @@ struct op {			/* one kept node */
 	uint64_t	 id;		/* in the stream */
 	uint64_t	 a;		/* duration_ps, or size */
 	uint64_t	 coll, peer, tag;
+	uint32_t	 root;		/* broadcast: a rank */
 	const struct comm *comm;
 	uint64_t	*dep;
 	size_t		 ndep;
@@ -72,12 +76,16 @@ struct imp {
 	struct comm	*comm;
 	size_t		 ncomm, ccap;
 	uint64_t	 nextcoll, nodes, skipped, ops;
+	const struct llama_gpu *gpu;	/* the roofline of COMP nodes */
+	double		 eff;
+	uint64_t	 roofline;	/* nodes timed by it */
 };
 
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: chakra [-g comm_group.json] prefix\n"
+	fprintf(stderr, "usage: chakra [-e efficiency] [-g comm_group.json] "
+	    "[--gpu gpu] prefix\n"
 	    "       chakra -x prefix\n");
 	exit(2);
 }
@@ -317,10 +325,8 @@ coll_kind(const struct rk *r, const struct ck_node *nd)
 	case 2: return K_ALLGATHER;
 	case 6: return K_ALLTOALL;
 	case 7: return K_REDUCESCATTER;
+	case 5: return K_BROADCAST;
 	}
-	if (nd->comm_type == 5)
-		node_die(r, nd, "BROADCAST is not imported yet: a Chakra "
-		    "node names no root to broadcast from");
 	if (nd->comm_type > 0 && nd->comm_type < 10) {
 		snprintf(msg, sizeof(msg), "%s is not imported: the op stream "
 		    "has no such collective", names[nd->comm_type]);
@@ -328,6 +334,53 @@ coll_kind(const struct rk *r, const struct ck_node *nd)
 	}
 	snprintf(msg, sizeof(msg), "unknown comm_type %lld",
 	    (long long)nd->comm_type);
+	node_die(r, nd, msg);
+}
+
+/*
+ * A broadcast's root: its comm_src, a rank of the group, or else the
+ * group's first rank.  Chakra names no root (ASTRA-sim replays a
+ * broadcast's recorded time), so comm_src is this tool's choice, as a
+ * send names its sender, and the first rank torch's src=0 default.
+ */
+static uint32_t
+coll_root(const struct rk *r, const struct ck_node *nd, const struct comm *c)
+{
+	char msg[160];
+	size_t i;
+
+	if (!(nd->has & CK_HAS_SRC))
+		return c->rank[0];
+	for (i = 0; i < c->n; i++)
+		if (c->rank[i] == nd->src)
+			return c->rank[i];
+	snprintf(msg, sizeof(msg), "broadcast root (comm_src) %lld is not "
+	    "in communicator \"%.64s\"", (long long)nd->src, c->key);
+	node_die(r, nd, msg);
+}
+
+/* The k-th collective of a communicator is the same on every rank. */
+static void
+same_inst(const struct rk *r, const struct ck_node *nd, const struct op *o,
+    const struct inst *in, size_t k)
+{
+	char msg[320];
+
+	if (in->kind == o->kind && in->size == o->a &&
+	    (o->kind != K_BROADCAST || in->root == o->root))
+		return;
+	if (in->kind == o->kind && in->size == o->a)
+		snprintf(msg, sizeof(msg), "collective %zu of communicator "
+		    "\"%.64s\" is a broadcast from rank %u here, from rank "
+		    "%u at %s node %llu", k, o->comm->key, o->root, in->root,
+		    in->file, (unsigned long long)in->node);
+	else
+		snprintf(msg, sizeof(msg), "collective %zu of communicator "
+		    "\"%.64s\" is %s of %llu bytes here, %s of %llu bytes at "
+		    "%s node %llu", k, o->comm->key, kinds[o->kind],
+		    (unsigned long long)o->a, kinds[in->kind],
+		    (unsigned long long)in->size, in->file,
+		    (unsigned long long)in->node);
 	node_die(r, nd, msg);
 }
 
@@ -358,22 +411,16 @@ map_coll(struct imp *im, struct rk *r, uint32_t rank, const struct ck_node *nd,
 		o->a = nd->size * c->n;
 	}
 	o->comm = c;
+	if (o->kind == K_BROADCAST)
+		o->root = coll_root(r, nd, c);
 	k = c->cnt[rank]++;
 	if (k == c->ninst) {
 		xgrow(&c->inst, &c->cap, c->ninst + 1, sizeof(*c->inst));
 		c->inst[c->ninst++] = (struct inst){ o->kind, o->a,
-		    im->nextcoll++, r->tr.file, nd->id };
+		    im->nextcoll++, o->root, r->tr.file, nd->id };
 	}
 	in = &c->inst[k];
-	if (in->kind != o->kind || in->size != o->a) {
-		snprintf(msg, sizeof(msg), "collective %zu of communicator "
-		    "\"%.64s\" is %s of %llu bytes here, %s of %llu bytes at "
-		    "%s node %llu", k, c->key, kinds[o->kind],
-		    (unsigned long long)o->a, kinds[in->kind],
-		    (unsigned long long)in->size, in->file,
-		    (unsigned long long)in->node);
-		node_die(r, nd, msg);
-	}
+	same_inst(r, nd, o, in, k);
 	o->coll = in->coll;
 }
 
@@ -414,14 +461,29 @@ map_p2p(struct imp *im, struct rk *r, uint32_t rank, const struct ck_node *nd,
 	o->a = nd->size;
 }
 
+/*
+ * A COMP node lasts its duration_micros; lacking one, the roofline of
+ * its num_ops FLOPs and tensor_size bytes of memory traffic, as
+ * ASTRA-sim's roofline times such nodes, on the GPU of --gpu at the
+ * efficiency of -e (tracegen's), rounded to the nearest picosecond.
+ */
 static void
-map_comp(struct rk *r, const struct ck_node *nd, struct op *o)
+map_comp(struct imp *im, struct rk *r, const struct ck_node *nd, struct op *o)
 {
+	double ps;
+
 	o->kind = K_COMPUTE;
-	if (!(nd->has & CK_HAS_DUR) && (nd->has & (CK_HAS_OPS | CK_HAS_TSIZE)))
-		node_die(r, nd, "compute node without duration_micros: its "
-		    "time from num_ops and tensor_size (a roofline) is not "
-		    "implemented");
+	if (!(nd->has & CK_HAS_DUR) &&
+	    (nd->has & (CK_HAS_OPS | CK_HAS_TSIZE))) {
+		ps = llama_roof(im->gpu, im->eff, (double)nd->ops,
+		    (double)nd->tsize) * 1e12;
+		if (!(ps < 18e18))
+			node_die(r, nd, "the roofline time of num_ops and "
+			    "tensor_size overflows picoseconds");
+		o->a = (uint64_t)llround(ps);
+		im->roofline++;
+		return;
+	}
 	if (nd->dur_us > UINT64_MAX / PS_PER_US)
 		node_die(r, nd, "duration_micros overflows picoseconds");
 	o->a = nd->dur_us * PS_PER_US;
@@ -458,7 +520,7 @@ import_rank(struct imp *im, uint32_t rank)
 		r->nkeep++;
 		r->op[i].id = im->ops++;
 		if (nd->type == CK_COMP)
-			map_comp(r, nd, &r->op[i]);
+			map_comp(im, r, nd, &r->op[i]);
 		else if (nd->type == CK_COLL)
 			map_coll(im, r, rank, nd, &r->op[i]);
 		else
@@ -611,7 +673,8 @@ write_op(msgpack_packer *pk, uint32_t rank, const struct ck_node *nd,
 {
 	size_t i;
 
-	stream_pack_record(pk, "op", o->kind == K_COMPUTE ? 8 : 10);
+	stream_pack_record(pk, "op", o->kind == K_COMPUTE ? 8 :
+	    o->kind == K_BROADCAST ? 11 : 10);
 	stream_pack_ku64(pk, "id", o->id);
 	stream_pack_ku64(pk, "rank", rank);
 	stream_pack_kstr(pk, "kind", kinds[o->kind]);
@@ -644,6 +707,8 @@ write_op(msgpack_packer *pk, uint32_t rank, const struct ck_node *nd,
 			msgpack_pack_uint32(pk, o->comm->rank[i]);
 		stream_pack_ku64(pk, "size", o->a);
 		stream_pack_ku64(pk, "coll", o->coll);
+		if (o->kind == K_BROADCAST)
+			stream_pack_ku64(pk, "root", o->root);
 	}
 }
 
@@ -662,13 +727,16 @@ write_all(struct imp *im, int argc, char **argv)
 		die("out of memory");
 	pk = stream_packer(w);
 	header_write(w, "chakra", argc, argv);
-	stream_pack_record(pk, "workload", 7);
+	stream_pack_record(pk, "workload", 10);
 	stream_pack_kstr(pk, "model", "chakra");
 	stream_pack_kstr(pk, "trace", im->prefix);
 	stream_pack_ku64(pk, "ranks", im->nranks);
 	stream_pack_ku64(pk, "nodes", im->nodes);
 	stream_pack_ku64(pk, "nodes_skipped", im->skipped);
 	stream_pack_kstr(pk, "schema", schema ? schema : "none");
+	stream_pack_ku64(pk, "nodes_roofline", im->roofline);
+	stream_pack_kstr(pk, "gpu", im->gpu->name);
+	stream_pack_kdbl(pk, "efficiency", im->eff);
 	for (rank = 0; rank < im->nranks; rank++) {
 		r = &im->rk[rank];
 		for (i = 0; i < r->tr.n; i++)
@@ -705,6 +773,26 @@ free_all(struct imp *im)
 		ck_groups_free(&im->groups);
 }
 
+static const struct option longopts[] = {
+	{ "efficiency",	required_argument, NULL, 'e' },
+	{ "gpu",	required_argument, NULL, 'G' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static double
+parse_eff(const char *arg)
+{
+	char *end;
+	double e;
+
+	e = strtod(arg, &end);
+	if (*arg == '\0' || *end != '\0' || !(e > 0 && e <= 1)) {
+		warnmsg("-e %s: efficiency must be a number in (0, 1]", arg);
+		usage();
+	}
+	return e;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -713,12 +801,27 @@ main(int argc, char **argv)
 	const char *gfile = NULL, *xprefix = NULL;
 	uint32_t rank;
 	size_t len;
-	int ch;
+	int ch, roofopt = 0;
 
 	die_init("chakra");
 	memset(&im, 0, sizeof(im));
-	while ((ch = getopt(argc, die_argv(argv), "g:x:")) != -1) {
+	im.gpu = llama_gpu("a100");
+	im.eff = 0.4;
+	while ((ch = getopt_long(argc, die_argv(argv), "e:g:x:", longopts,
+	    NULL)) != -1) {
 		switch (ch) {
+		case 'e':
+			im.eff = parse_eff(optarg);
+			roofopt = 1;
+			break;
+		case 'G':
+			if ((im.gpu = llama_gpu(optarg)) == NULL) {
+				warnmsg("--gpu %s: no such GPU (a100, h100)",
+				    optarg);
+				usage();
+			}
+			roofopt = 1;
+			break;
 		case 'g':
 			gfile = optarg;
 			break;
@@ -730,7 +833,7 @@ main(int argc, char **argv)
 		}
 	}
 	if (xprefix != NULL) {
-		if (gfile != NULL || argc != optind)
+		if (gfile != NULL || roofopt || argc != optind)
 			usage();
 		chakra_export(xprefix, argc - 1, argv + 1);
 		return 0;

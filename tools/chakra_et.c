@@ -18,6 +18,7 @@
 struct attr {
 	char	name[32];	/* longer names are none we use */
 	int	isint, isstr;
+	int	big;		/* an unsigned integer past INT64_MAX */
 	int64_t	v;
 	struct pbuf s;
 };
@@ -103,6 +104,8 @@ read_attr(const char *file, const struct pbuf *b, struct attr *a)
 			a->s = f.sub;
 		} else if (attr_int(&f, &a->v))
 			a->isint = 1;
+		else if ((f.num == 13 || f.num == 21) && f.v > INT64_MAX)
+			a->big = 1;
 	}
 	if (r < 0)
 		die("%s: %s", file, err);
@@ -111,6 +114,8 @@ read_attr(const char *file, const struct pbuf *b, struct attr *a)
 static void
 need_int(const char *file, const struct ck_node *nd, const struct attr *a)
 {
+	if (a->big && !a->isint)
+		bad_node(file, nd, "attribute %s is past 2^63 - 1", a->name);
 	if (!a->isint)
 		bad_node(file, nd, "attribute %s is not an integer", a->name);
 }
@@ -154,8 +159,7 @@ node_attr(const char *file, struct ck_node *nd, const struct pbuf *b)
 	case CK_HAS_OPS:
 	case CK_HAS_TSIZE:
 		if (a.v < 0)
-			bad_node(file, nd, "%s is negative or past 2^63 - 1",
-			    a.name);
+			bad_node(file, nd, "%s is negative", a.name);
 		*(ints[i].has == CK_HAS_OPS ? &nd->ops : &nd->tsize) =
 		    (uint64_t)a.v;
 		break;

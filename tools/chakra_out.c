@@ -9,7 +9,9 @@
  * becomes a COMP node of duration_micros = its time rounded to the
  * nearest microsecond (halves up); a collective a COMM_COLL node with
  * comm_type, comm_size (an all-gather's per-rank input, the op's size
- * over the group; the others' size as it is) and pg_name: "0" for all
+ * over the group; the others' size as it is), a broadcast's root as
+ * comm_src (Chakra names none: chakra(1)'s import reads it back there)
+ * and pg_name: "0" for all
  * ranks in rank order, else "1", "2", ... in order of first use,
  * named in the JSON file with their ranks in the op's order; a send a
  * COMM_SEND with comm_dst and comm_tag, a receive a COMM_RECV with
@@ -17,8 +19,8 @@
  *
  * Refused: a dependency on another rank's op (Chakra's stay within a
  * rank), an unknown dependency, an all-gather whose size does not
- * divide by its group, a kind Chakra cannot name here, a tag or rank
- * past int32.  Errors die() as "chakra: stdin: op ID: what".
+ * divide by its group, a broadcast whose root is not in its group, a
+ * kind Chakra cannot name here, a tag or rank past int32.  Errors die() as "chakra: stdin: op ID: what".
  */
 #include <errno.h>
 #include <stdint.h>
@@ -35,13 +37,13 @@
 #include "chakra_out.h"
 
 enum { K_COMPUTE, K_ALLREDUCE, K_ALLGATHER, K_REDUCESCATTER, K_ALLTOALL,
-	K_SEND, K_RECV };
+	K_BROADCAST, K_SEND, K_RECV };
 
 static const char *const kinds[] = { "compute", "allreduce", "allgather",
-	"reducescatter", "alltoall", "send", "recv", NULL };
+	"reducescatter", "alltoall", "broadcast", "send", "recv", NULL };
 
 /* Chakra's CollectiveCommType of each collective kind above. */
-static const int comm_type[] = { -1, 0, 2, 7, 6, -1, -1 };
+static const int comm_type[] = { -1, 0, 2, 7, 6, 5, -1, -1 };
 
 enum { N_COMP = 4, N_SEND = 5, N_RECV = 6, N_COLL = 7 };
 
@@ -54,6 +56,7 @@ struct xop {
 	size_t		 ndeps;
 	uint64_t	 dur_ps, size, tag;
 	uint32_t	 peer;
+	uint32_t	 root;		/* broadcast */
 	uint32_t	*group;
 	size_t		 ngroup;
 	size_t		 gname;		/* 0: all ranks, else its number */
@@ -120,6 +123,8 @@ read_op(struct xp *x, struct rec *r)
 		    INT32_MAX) : 0;
 	} else if (o->kind > K_COMPUTE)
 		o->group = u32_array(r, "group", &o->ngroup);
+	if (o->kind == K_BROADCAST)
+		o->root = (uint32_t)rec_u64_max(r, "root", (1U << 20) - 1);
 	if (rec_failed(r))
 		die("%s", rec_error(r));
 	if (o->rank >= x->nranks)
@@ -174,6 +179,17 @@ same_group(const struct xop *a, const struct xop *b)
 }
 
 static int
+in_group(const struct xop *o, uint32_t rank)
+{
+	size_t i;
+
+	for (i = 0; i < o->ngroup; i++)
+		if (o->group[i] == rank)
+			return 1;
+	return 0;
+}
+
+static int
 all_ranks(const struct xp *x, const struct xop *o)
 {
 	size_t i;
@@ -213,6 +229,10 @@ prepare(struct xp *x)
 			    "%zu ranks: Chakra gives each rank's input, which "
 			    "must be whole bytes", (unsigned long long)o->id,
 			    (unsigned long long)o->size, o->ngroup);
+		if (o->kind == K_BROADCAST && !in_group(o, o->root))
+			die("stdin: op %llu: the broadcast's root, rank %u, is "
+			    "not in its group", (unsigned long long)o->id,
+			    o->root);
 		if (all_ranks(x, o))
 			continue;
 		for (j = 0; j < x->ng && !same_group(&x->op[x->gfirst[j]],
@@ -279,6 +299,8 @@ comm_attrs(struct pbw *w, const struct xop *o)
 		size /= o->ngroup;
 	attr_int(w, "comm_type", 9, (uint64_t)comm_type[o->kind]);
 	attr_int(w, "comm_size", 9, size);
+	if (o->kind == K_BROADCAST)
+		attr_int(w, "comm_src", 7, o->root);
 	if (o->gname == 0)
 		snprintf(pg, sizeof(pg), "0");
 	else
@@ -290,7 +312,7 @@ static void
 node(struct pbw *w, const struct xp *x, const struct xop *o)
 {
 	static const int type[] = { N_COMP, N_COLL, N_COLL, N_COLL, N_COLL,
-		N_SEND, N_RECV };
+		N_COLL, N_SEND, N_RECV };
 	uint64_t *deps = xcalloc(o->ndeps + 1, sizeof(*deps));
 	const struct xop *d;
 	size_t i;
