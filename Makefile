@@ -51,7 +51,8 @@ UNITSRC =	$(wildcard tests/unit/test_*.c)
 PKGS =		gcc make pkg-config libmsgpack-dev liblpsolve55-dev \
 		coinor-libcbc-dev lp-solve coinor-cbc bats bats-assert \
 		bats-support gnuplot-nox libxml2-utils groff-base bsdutils \
-		perl jq file clang libclang-rt-14-dev
+		perl jq file clang libclang-rt-14-dev python3 \
+		protobuf-compiler
 
 B =		build
 BINS =		$(TOOLS:%=$(B)/bin/%)
@@ -159,7 +160,7 @@ $(B)/asan/helpers/%: tests/helpers/%.c tests/helpers/*.h
 	$(call say,CC)$(CC) $(ALL_CFLAGS) $(ASAN_FLAGS) -o $@ $< $(LIBS)
 
 HELPERS =	$(B)/asan/helpers/jsonpack $(B)/asan/helpers/fluxenum \
-		$(B)/asan/helpers/idealsim
+		$(B)/asan/helpers/idealsim $(B)/asan/helpers/pbsplit
 
 asan: $(ABINS) $(UNITS) $(HELPERS)
 

@@ -107,6 +107,45 @@ p.json'
 	assert_output '[4,36,"0.0.4"]'
 }
 
+# decoded FILE: each frame of a Chakra file as protoc decodes it with
+# tests/helpers/etwire.proto (frame 0 GlobalMetadata, the rest Node),
+# one line a frame.
+decoded() {
+	local n i t
+
+	n=$(pbsplit "$1" f)
+	for ((i = 0; i < n; i++)); do
+		t=Node
+		[ "$i" -eq 0 ] && t=GlobalMetadata
+		protoc --decode=etwire.$t -I "$TOP/tests/helpers" etwire.proto \
+		    < f.$i | tr -s ' \n' ' ' || return 1
+		echo
+	done
+}
+
+@test "chakra -x: protoc decodes every frame with Chakra's field numbers, no field unknown" {
+	kinds | mk ops.mp
+	chakra -x p < ops.mp
+	for r in 0 1 2 3; do
+		decoded p.$r.et > d.$r || fail "rank $r: protoc failed"
+		# an unknown field shows as its number
+		run grep -E '(^| )[0-9]+: ' d.$r
+		assert_failure 1
+	done
+	run cat d.0
+	assert_output 'version: "0.0.4" 
+name: "c" type: COMP_NODE duration_micros: 2 attr { name: "is_cpu_op" bool_val: false } 
+id: 1 name: "ar" type: COMM_COLL_NODE data_deps: 0 attr { name: "comm_type" int64_val: 0 } attr { name: "comm_size" int64_val: 4096 } attr { name: "pg_name" string_val: "0" } attr { name: "is_cpu_op" bool_val: false } 
+id: 2 name: "ag" type: COMM_COLL_NODE data_deps: 1 attr { name: "comm_type" int64_val: 2 } attr { name: "comm_size" int64_val: 2048 } attr { name: "pg_name" string_val: "1" } attr { name: "is_cpu_op" bool_val: false } 
+id: 3 name: "rs" type: COMM_COLL_NODE data_deps: 2 attr { name: "comm_type" int64_val: 7 } attr { name: "comm_size" int64_val: 8192 } attr { name: "pg_name" string_val: "0" } attr { name: "is_cpu_op" bool_val: false } 
+id: 4 name: "a2a" type: COMM_COLL_NODE data_deps: 3 attr { name: "comm_type" int64_val: 6 } attr { name: "comm_size" int64_val: 4096 } attr { name: "pg_name" string_val: "0" } attr { name: "is_cpu_op" bool_val: false } 
+id: 5 name: "bc" type: COMM_COLL_NODE data_deps: 4 attr { name: "comm_type" int64_val: 5 } attr { name: "comm_size" int64_val: 4096 } attr { name: "comm_src" int32_val: 2 } attr { name: "pg_name" string_val: "0" } attr { name: "is_cpu_op" bool_val: false } 
+id: 6 name: "d" type: COMP_NODE data_deps: 5 duration_micros: 1 attr { name: "is_cpu_op" bool_val: false } 
+id: 7 name: "s" type: COMM_SEND_NODE data_deps: 6 attr { name: "comm_dst" int32_val: 1 } attr { name: "comm_tag" int32_val: 7 } attr { name: "comm_size" int64_val: 100 } attr { name: "is_cpu_op" bool_val: false } '
+	run grep -c COMM_RECV_NODE d.1
+	assert_output 1
+}
+
 @test "chakra -x: what Chakra cannot say is refused" {
 	{ hdr; echo '{"type":"op","id":1,"rank":0,"kind":"compute","name":"a","deps":[],"duration_ps":1}'; echo '{"type":"op","id":2,"rank":1,"kind":"compute","name":"b","deps":[1],"duration_ps":1}'; } | mk x.mp
 	run chakra -x p < x.mp
