@@ -414,31 +414,46 @@ jp_expect(struct jp *j, int c, const char *what)
 	j->i++;
 }
 
+/*
+ * A string, checked to its closing quote before anything is allocated:
+ * a name takes what it holds, not the rest of the file.
+ */
 static char *
 jp_string(struct jp *j)
 {
 	char *out;
-	size_t k = 0;
+	size_t k = 0, i;
 	int c;
 
 	jp_expect(j, '"', "expected a string");
-	out = xmalloc(j->n - j->i + 1);
-	for (;;) {
-		if (j->i >= j->n)
+	for (i = j->i;; k++) {
+		if (i >= j->n) {
+			j->i = i;
 			jp_fail(j, "end of file inside a string");
-		c = (unsigned char)j->s[j->i++];
+		}
+		c = (unsigned char)j->s[i++];
 		if (c == '"')
 			break;
-		if (c < 0x20)
+		if (c < 0x20) {
+			j->i = i;
 			jp_fail(j, "control character in a string");
-		if (c == '\\') {
-			if (j->i >= j->n ||
-			    strchr("\"\\/", j->s[j->i]) == NULL)
-				jp_fail(j, "unsupported escape in a string");
-			c = (unsigned char)j->s[j->i++];
 		}
-		out[k++] = (char)c;
+		if (c == '\\') {
+			if (i >= j->n || j->s[i] == '\0' ||
+			    strchr("\"\\/", j->s[i]) == NULL) {
+				j->i = i;
+				jp_fail(j, "unsupported escape in a string");
+			}
+			i++;
+		}
 	}
+	out = xmalloc(k + 1);
+	for (k = 0; j->s[j->i] != '"'; j->i++) {
+		if (j->s[j->i] == '\\')
+			j->i++;
+		out[k++] = j->s[j->i];
+	}
+	j->i++;
 	out[k] = '\0';
 	return out;
 }
