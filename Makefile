@@ -209,7 +209,7 @@ clang: $(CBINS) $(CUNITS)
 # the seeds in tests/fuzz/seeds/NAME; what fuzzing adds stays there.
 # Crashes go to tests/fuzz/crashes/NAME, to be committed: make check
 # replays them and the corpus (tests/run).
-FUZZ_TARGETS =	stream ops tasks sched pb
+FUZZ_TARGETS =	stream ops tasks sched pb chakra
 FUZZ_SECONDS =	60
 FUZZ_BINS =	$(FUZZ_TARGETS:%=$(B)/fuzz/bin/fuzz_%)
 FUZZ_FLAGS =	$(ASAN_FLAGS) -fsanitize=fuzzer-no-link
@@ -223,12 +223,21 @@ $(B)/fuzz/libfluxocs.a: $(LIBSRC:lib/%.c=$(B)/fuzz/obj/%.o)
 	$(Q)rm -f $@
 	$(call say,AR)ar rcs $@ $^
 
+$(B)/fuzz/obj/tools/%.o: tools/%.c lib/*.h tools/*.h
+	@mkdir -p $(@D)
+	$(call say,CLANG)$(CLANG) $(ALL_CFLAGS) $(FUZZ_FLAGS) -c -o $@ $<
+
 $(B)/fuzz/bin/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h lib/*.h \
-    tools/*.c $(B)/fuzz/libfluxocs.a
+    tools/*.c tools/*.h $(B)/fuzz/libfluxocs.a
 	@mkdir -p $(@D)
 	$(call say,CLANG)$(CLANG) $(ALL_CFLAGS) $(ASAN_FLAGS) \
-	    -fsanitize=fuzzer -Itests/fuzz -o $@ $< $(B)/fuzz/libfluxocs.a \
+	    -fsanitize=fuzzer -Itests/fuzz -o $@ $< \
+	    $(filter $(B)/fuzz/obj/tools/%.o,$^) $(B)/fuzz/libfluxocs.a \
 	    $(LIBS)
+
+# fuzz_chakra includes chakra.c and chakra_et.c; the exporter half,
+# which it does not run, is linked as the tool has it.
+$(B)/fuzz/bin/fuzz_chakra: $(B)/fuzz/obj/tools/chakra_out.o
 
 # The hand-made seeds are JSON lines, packed here by jsonpack, or
 # bytes as printf(1) octal escapes (NAME.oct: protobuf frames).

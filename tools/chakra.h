@@ -7,12 +7,19 @@
  * Both die on bad input with "chakra: FILE: node ID: message" or
  * "chakra: FILE: byte N: message"; what they return the caller frees
  * with ck_rank_free() and ck_groups_free().
+ *
+ * ck_rank_fread() decodes a stream the caller opened (and closes),
+ * named FILE in messages, as ck_rank_read() does the file it opens;
+ * ck_groups_parse() reads N bytes of JSON the caller holds (not
+ * NUL-terminated), as ck_groups_read() does the file it reads whole.
+ * The fuzz target tests/fuzz/fuzz_chakra.c reads through them.
  */
 #ifndef CHAKRA_H
 #define CHAKRA_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* NodeType of et_def.proto. */
 enum { CK_INVALID, CK_METADATA, CK_MEM_LOAD, CK_MEM_STORE, CK_COMP,
@@ -52,6 +59,7 @@ struct ck_rank {
 };
 
 void	 ck_rank_read(const char *, struct ck_rank *);
+void	 ck_rank_fread(const char *, FILE *, struct ck_rank *);
 void	 ck_rank_free(struct ck_rank *);
 
 struct ck_group {
@@ -67,6 +75,8 @@ struct ck_groups {
 };
 
 void	 ck_groups_read(const char *, struct ck_groups *);
+void	 ck_groups_parse(const char *, const char *, size_t,
+	    struct ck_groups *);
 void	 ck_groups_free(struct ck_groups *);
 
 #endif

@@ -331,16 +331,24 @@ read_metadata(const char *file, const struct pbuf *b, struct ck_rank *rk)
 void
 ck_rank_read(const char *file, struct ck_rank *rk)
 {
+	FILE *fp;
+
+	if ((fp = fopen(file, "rb")) == NULL)
+		die("%s: %s", file, strerror(errno));
+	ck_rank_fread(file, fp, rk);
+	fclose(fp);
+}
+
+void
+ck_rank_fread(const char *file, FILE *fp, struct ck_rank *rk)
+{
 	struct pb_frames fr;
 	struct pbuf b;
 	char err[256];
-	FILE *fp;
 	int r;
 
 	memset(rk, 0, sizeof(*rk));
 	rk->file = xstrdup(file);
-	if ((fp = fopen(file, "rb")) == NULL)
-		die("%s: %s", file, strerror(errno));
 	pb_frames_init(&fr, fp);
 	while ((r = pb_frame_next(&fr, &b, err, sizeof(err))) > 0) {
 		if (rk->n == 0 && rk->version == NULL && b.base <= 10 &&
@@ -354,7 +362,6 @@ ck_rank_read(const char *file, struct ck_rank *rk)
 	if (r < 0)
 		die("%s: %s", file, err);
 	pb_frames_free(&fr);
-	fclose(fp);
 }
 
 void
@@ -411,31 +418,46 @@ jp_expect(struct jp *j, int c, const char *what)
 	j->i++;
 }
 
+/*
+ * A string, checked to its closing quote before anything is allocated:
+ * a name takes what it holds, not the rest of the file.
+ */
 static char *
 jp_string(struct jp *j)
 {
 	char *out;
-	size_t k = 0;
+	size_t k = 0, i;
 	int c;
 
 	jp_expect(j, '"', "expected a string");
-	out = xmalloc(j->n - j->i + 1);
-	for (;;) {
-		if (j->i >= j->n)
+	for (i = j->i;; k++) {
+		if (i >= j->n) {
+			j->i = i;
 			jp_fail(j, "end of file inside a string");
-		c = (unsigned char)j->s[j->i++];
+		}
+		c = (unsigned char)j->s[i++];
 		if (c == '"')
 			break;
-		if (c < 0x20)
+		if (c < 0x20) {
+			j->i = i;
 			jp_fail(j, "control character in a string");
-		if (c == '\\') {
-			if (j->i >= j->n ||
-			    strchr("\"\\/", j->s[j->i]) == NULL)
-				jp_fail(j, "unsupported escape in a string");
-			c = (unsigned char)j->s[j->i++];
 		}
-		out[k++] = (char)c;
+		if (c == '\\') {
+			if (i >= j->n || j->s[i] == '\0' ||
+			    strchr("\"\\/", j->s[i]) == NULL) {
+				j->i = i;
+				jp_fail(j, "unsupported escape in a string");
+			}
+			i++;
+		}
 	}
+	out = xmalloc(k + 1);
+	for (k = 0; j->s[j->i] != '"'; j->i++) {
+		if (j->s[j->i] == '\\')
+			j->i++;
+		out[k++] = j->s[j->i];
+	}
+	j->i++;
 	out[k] = '\0';
 	return out;
 }
@@ -486,28 +508,37 @@ jp_group(struct jp *j, struct ck_group *g)
 void
 ck_groups_read(const char *file, struct ck_groups *gs)
 {
-	struct jp j = { file, NULL, 0, 0 };
 	char *buf = NULL;
-	size_t cap = 0, k;
+	size_t cap = 0, n = 0, k;
 	FILE *fp;
 
-	memset(gs, 0, sizeof(*gs));
-	gs->file = xstrdup(file);
 	if ((fp = fopen(file, "r")) == NULL)
 		die("%s: %s", file, strerror(errno));
 	for (;;) {
-		xgrow(&buf, &cap, j.n + 4096, 1);
-		k = fread(buf + j.n, 1, cap - j.n, fp);
-		j.n += k;
+		xgrow(&buf, &cap, n + 4096, 1);
+		k = fread(buf + n, 1, cap - n, fp);
+		n += k;
 		if (k == 0)
 			break;
-		if (j.n > (16UL << 20))
+		if (n > (16UL << 20))
 			die("%s: larger than 16 MiB", file);
 	}
 	if (ferror(fp))
 		die("%s: read error", file);
 	fclose(fp);
-	j.s = buf;
+	ck_groups_parse(file, buf, n, gs);
+	free(buf);
+}
+
+void
+ck_groups_parse(const char *file, const char *s, size_t n,
+    struct ck_groups *gs)
+{
+	struct jp j = { file, s, n, 0 };
+	size_t k;
+
+	memset(gs, 0, sizeof(*gs));
+	gs->file = xstrdup(file);
 	jp_expect(&j, '{', "expected an object");
 	while (jp_peek(&j) != '}') {
 		if (gs->n > 0)
@@ -525,7 +556,6 @@ ck_groups_read(const char *file, struct ck_groups *gs)
 	j.i++;
 	if (jp_peek(&j) != -1)
 		jp_fail(&j, "text after the object");
-	free(buf);
 }
 
 void
