@@ -226,6 +226,36 @@ bcast() {
 	assert_output 'chakra: u.0.et: node 1: the roofline time of num_ops and tensor_size overflows picoseconds'
 }
 
+@test "chakra: regression: a trace on more than 16 communicators read freed memory" {
+	# each op kept a pointer into the array of communicators, which
+	# moved when it grew past 16
+	local n=() g=() i
+	for i in $(seq 0 19); do
+		n+=("{\"id\":$i,\"name\":\"ar$i\",\"type\":7,\"attr\":{\"comm_type\":[\"int64\",0],\"comm_size\":[\"int64\",64],\"pg_name\":[\"string\",\"g$i\"]}}")
+		g+=("\"g$i\": [0]")
+	done
+	gen t "{\"meta\":null,\"ranks\":[[$(IFS=,; echo "${n[*]}")]]}"
+	echo "{$(IFS=,; echo "${g[*]}")}" > g.json
+	chakra -g g.json t > o.mp
+	[ "$(records o.mp op | jq -c '[.group, .coll]' | tr '\n' ' ')" = "$(for i in $(seq 0 19); do printf '[[0],%d] ' $i; done)" ]
+}
+
+@test "chakra: comm_group.json: a name or a rank given twice is refused at its byte; a million ranks read in linear time" {
+	gen t "{\"meta\":null,\"ranks\":[[{\"id\":1,\"type\":7,\"attr\":{\"comm_type\":[\"int64\",0],\"comm_size\":[\"int64\",8],\"pg_name\":[\"string\",\"a\"]}}]]}"
+	echo '{"b": [0], "a": [0], "c": [0], "a": [0], "b": [0]}' > g.json
+	run chakra -g g.json t
+	assert_failure 1
+	assert_output 'chakra: g.json: byte 34: group named twice'
+	echo '{"a": [0, 1, 0]}' > g.json
+	run chakra -g g.json t
+	assert_failure 1
+	assert_output 'chakra: g.json: byte 14: rank twice in a group'
+	# a group of 10^6 ranks, not used: was 5e11 comparisons
+	{ printf '{"big": ['; seq -s, 0 999999 | tr -d '\n'; printf '], "a": [0]}'; } > g.json
+	chakra -g g.json t > o.mp
+	[ "$(records o.mp op | jq -c .group)" = '[0]' ]
+}
+
 @test "chakra: a gap in the ranks is refused" {
 	gen t "{\"meta\":null,\"ranks\":[[],[],[]]}"
 	rm t.1.et

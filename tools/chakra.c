@@ -52,7 +52,7 @@ struct op {			/* one kept node */
 	uint64_t	 a;		/* duration_ps, or size */
 	uint64_t	 coll, peer, tag;
 	uint32_t	 root;		/* broadcast: a rank */
-	const struct comm *comm;
+	size_t		 comm;		/* index in imp's comm, which grows */
 	uint64_t	*dep;
 	size_t		 ndep;
 };
@@ -75,6 +75,7 @@ struct imp {
 	uint32_t	*all;
 	struct comm	*comm;
 	size_t		 ncomm, ccap;
+	size_t		*gcomm, allcomm;	/* see comm_get() */
 	uint64_t	 nextcoll, nodes, skipped, ops;
 	const struct llama_gpu *gpu;	/* the roofline of COMP nodes */
 	double		 eff;
@@ -257,56 +258,47 @@ resolve(struct rk *r, size_t i)
 	r->state[i] = 2;
 }
 
-static const uint32_t *
-group_of(struct imp *im, const struct rk *r, const struct ck_node *nd,
-    const char **key, size_t *n)
-{
-	const char *pg = nd->pg ? nd->pg : "";
-	char msg[160];
-	size_t i;
-
-	for (i = 0; im->have_groups && i < im->groups.n; i++)
-		if (strcmp(im->groups.g[i].name, pg) == 0) {
-			*key = im->groups.g[i].name;
-			*n = im->groups.g[i].n;
-			return im->groups.g[i].rank;
-		}
-	if (strcmp(pg, "") == 0 || strcmp(pg, "0") == 0) {
-		*key = "";
-		*n = im->nranks;
-		return im->all;
-	}
-	snprintf(msg, sizeof(msg), "communicator \"%.64s\" is not in %s", pg,
-	    im->have_groups ? im->groups.file : "a -g comm_group.json");
-	node_die(r, nd, msg);
-}
-
+/*
+ * The communicator of a collective node: that of its pg_name in the
+ * groups (-g), else all ranks for "" or "0".  Each is made once, its
+ * ranks checked then; *slot below holds its index + 1.
+ */
 static struct comm *
 comm_get(struct imp *im, const struct rk *r, const struct ck_node *nd)
 {
-	const uint32_t *g;
-	const char *key;
+	const char *pg = nd->pg ? nd->pg : "";
+	const struct ck_group *g = NULL;
+	struct comm *c;
 	char msg[160];
-	size_t i, n;
+	size_t i, *slot;
 
-	g = group_of(im, r, nd, &key, &n);
-	for (i = 0; i < n; i++)
-		if (g[i] >= im->nranks) {
+	if (im->have_groups)
+		g = ck_groups_find(&im->groups, pg);
+	if (g == NULL && strcmp(pg, "") != 0 && strcmp(pg, "0") != 0) {
+		snprintf(msg, sizeof(msg), "communicator \"%.64s\" is not in "
+		    "%s", pg, im->have_groups ? im->groups.file :
+		    "a -g comm_group.json");
+		node_die(r, nd, msg);
+	}
+	slot = g ? &im->gcomm[g - im->groups.g] : &im->allcomm;
+	if (*slot != 0)
+		return &im->comm[*slot - 1];
+	for (i = 0; g != NULL && i < g->n; i++)
+		if (g->rank[i] >= im->nranks) {
 			snprintf(msg, sizeof(msg), "communicator \"%.64s\" "
-			    "names rank %u of a trace of %u ranks", key, g[i],
-			    im->nranks);
+			    "names rank %u of a trace of %u ranks", g->name,
+			    g->rank[i], im->nranks);
 			node_die(r, nd, msg);
 		}
-	for (i = 0; i < im->ncomm; i++)
-		if (strcmp(im->comm[i].key, key) == 0)
-			return &im->comm[i];
 	xgrow(&im->comm, &im->ccap, im->ncomm + 1, sizeof(*im->comm));
-	memset(&im->comm[im->ncomm], 0, sizeof(*im->comm));
-	im->comm[im->ncomm].key = key;
-	im->comm[im->ncomm].rank = g;
-	im->comm[im->ncomm].n = n;
-	im->comm[im->ncomm].cnt = xcalloc(im->nranks, sizeof(size_t));
-	return &im->comm[im->ncomm++];
+	c = &im->comm[im->ncomm++];
+	memset(c, 0, sizeof(*c));
+	c->key = g ? g->name : "";
+	c->rank = g ? g->rank : im->all;
+	c->n = g ? g->n : im->nranks;
+	c->cnt = xcalloc(im->nranks, sizeof(size_t));
+	*slot = im->ncomm;
+	return c;
 }
 
 static int
@@ -362,8 +354,9 @@ coll_root(const struct rk *r, const struct ck_node *nd, const struct comm *c)
 /* The k-th collective of a communicator is the same on every rank. */
 static void
 same_inst(const struct rk *r, const struct ck_node *nd, const struct op *o,
-    const struct inst *in, size_t k)
+    const struct comm *c, size_t k)
 {
+	const struct inst *in = &c->inst[k];
 	char msg[320];
 
 	if (in->kind == o->kind && in->size == o->a &&
@@ -372,12 +365,12 @@ same_inst(const struct rk *r, const struct ck_node *nd, const struct op *o,
 	if (in->kind == o->kind && in->size == o->a)
 		snprintf(msg, sizeof(msg), "collective %zu of communicator "
 		    "\"%.64s\" is a broadcast from rank %u here, from rank "
-		    "%u at %s node %llu", k, o->comm->key, o->root, in->root,
+		    "%u at %s node %llu", k, c->key, o->root, in->root,
 		    in->file, (unsigned long long)in->node);
 	else
 		snprintf(msg, sizeof(msg), "collective %zu of communicator "
 		    "\"%.64s\" is %s of %llu bytes here, %s of %llu bytes at "
-		    "%s node %llu", k, o->comm->key, kinds[o->kind],
+		    "%s node %llu", k, c->key, kinds[o->kind],
 		    (unsigned long long)o->a, kinds[in->kind],
 		    (unsigned long long)in->size, in->file,
 		    (unsigned long long)in->node);
@@ -389,7 +382,6 @@ map_coll(struct imp *im, struct rk *r, uint32_t rank, const struct ck_node *nd,
     struct op *o)
 {
 	struct comm *c;
-	struct inst *in;
 	char msg[200];
 	size_t k, i;
 
@@ -410,7 +402,7 @@ map_coll(struct imp *im, struct rk *r, uint32_t rank, const struct ck_node *nd,
 			node_die(r, nd, "comm_size times the group overflows");
 		o->a = nd->size * c->n;
 	}
-	o->comm = c;
+	o->comm = (size_t)(c - im->comm);
 	if (o->kind == K_BROADCAST)
 		o->root = coll_root(r, nd, c);
 	k = c->cnt[rank]++;
@@ -419,9 +411,8 @@ map_coll(struct imp *im, struct rk *r, uint32_t rank, const struct ck_node *nd,
 		c->inst[c->ninst++] = (struct inst){ o->kind, o->a,
 		    im->nextcoll++, o->root, r->tr.file, nd->id };
 	}
-	in = &c->inst[k];
-	same_inst(r, nd, o, in, k);
-	o->coll = in->coll;
+	same_inst(r, nd, o, c, k);
+	o->coll = c->inst[k].coll;
 }
 
 static void
@@ -668,9 +659,10 @@ cmp_u64(const void *a, const void *b)
 }
 
 static void
-write_op(msgpack_packer *pk, uint32_t rank, const struct ck_node *nd,
-    struct op *o)
+write_op(msgpack_packer *pk, const struct imp *im, uint32_t rank,
+    const struct ck_node *nd, struct op *o)
 {
+	const struct comm *c;
 	size_t i;
 
 	stream_pack_record(pk, "op", o->kind == K_COMPUTE ? 8 :
@@ -701,10 +693,11 @@ write_op(msgpack_packer *pk, uint32_t rank, const struct ck_node *nd,
 		stream_pack_ku64(pk, "tag", o->tag);
 		break;
 	default:
+		c = &im->comm[o->comm];
 		stream_pack_str(pk, "group");
-		msgpack_pack_array(pk, o->comm->n);
-		for (i = 0; i < o->comm->n; i++)
-			msgpack_pack_uint32(pk, o->comm->rank[i]);
+		msgpack_pack_array(pk, c->n);
+		for (i = 0; i < c->n; i++)
+			msgpack_pack_uint32(pk, c->rank[i]);
 		stream_pack_ku64(pk, "size", o->a);
 		stream_pack_ku64(pk, "coll", o->coll);
 		if (o->kind == K_BROADCAST)
@@ -741,7 +734,8 @@ write_all(struct imp *im, int argc, char **argv)
 		r = &im->rk[rank];
 		for (i = 0; i < r->tr.n; i++)
 			if (r->keep[i])
-				write_op(pk, rank, &r->tr.node[i], &r->op[i]);
+				write_op(pk, im, rank, &r->tr.node[i],
+				    &r->op[i]);
 	}
 	if ((err = stream_writer_close(w)) != 0)
 		die("write error: %s", strerror(err));
@@ -768,9 +762,32 @@ free_all(struct imp *im)
 		free(im->comm[i].inst);
 	}
 	free(im->comm);
+	free(im->gcomm);
 	free(im->all);
 	if (im->have_groups)
 		ck_groups_free(&im->groups);
+}
+
+/* The ranks read, and the groups if any: their ops, every check made. */
+static void
+import_all(struct imp *im)
+{
+	uint32_t rank;
+
+	im->gcomm = xcalloc(im->groups.n + 1, sizeof(*im->gcomm));
+	for (rank = 0; rank < im->nranks; rank++)
+		import_rank(im, rank);
+	check_colls(im);
+	check_p2p(im);
+}
+
+/* An import not begun: tracegen's GPU and efficiency for the roofline. */
+static void
+imp_init(struct imp *im)
+{
+	memset(im, 0, sizeof(*im));
+	im->gpu = llama_gpu("a100");
+	im->eff = 0.4;
 }
 
 static const struct option longopts[] = {
@@ -804,9 +821,7 @@ main(int argc, char **argv)
 	int ch, roofopt = 0;
 
 	die_init("chakra");
-	memset(&im, 0, sizeof(im));
-	im.gpu = llama_gpu("a100");
-	im.eff = 0.4;
+	imp_init(&im);
 	while ((ch = getopt_long(argc, die_argv(argv), "e:g:x:", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
@@ -847,6 +862,7 @@ main(int argc, char **argv)
 		ck_groups_read(gfile, &im.groups);
 		im.have_groups = 1;
 	}
+
 	im.all = xcalloc(im.nranks, sizeof(*im.all));
 	for (rank = 0; rank < im.nranks; rank++)
 		im.all[rank] = rank;
@@ -858,10 +874,7 @@ main(int argc, char **argv)
 		ck_rank_read(file, &im.rk[rank].tr);
 	}
 	free(file);
-	for (rank = 0; rank < im.nranks; rank++)
-		import_rank(&im, rank);
-	check_colls(&im);
-	check_p2p(&im);
+	import_all(&im);
 	write_all(&im, argc - 1, argv + 1);
 	free_all(&im);
 	return 0;

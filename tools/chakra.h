@@ -12,7 +12,9 @@
  * named FILE in messages, as ck_rank_read() does the file it opens;
  * ck_groups_parse() reads N bytes of JSON the caller holds (not
  * NUL-terminated), as ck_groups_read() does the file it reads whole.
- * The fuzz target tests/fuzz/fuzz_chakra.c reads through them.
+ * The fuzz target tests/fuzz/fuzz_chakra.c reads through them.  The
+ * groups come back sorted by name, and ck_groups_find() finds one by
+ * name in log time, or returns NULL.
  */
 #ifndef CHAKRA_H
 #define CHAKRA_H
@@ -66,6 +68,7 @@ struct ck_group {
 	char		*name;
 	uint32_t	*rank;
 	size_t		 n;
+	uint64_t	 off;		/* in the file, after the name */
 };
 
 struct ck_groups {
@@ -78,5 +81,6 @@ void	 ck_groups_read(const char *, struct ck_groups *);
 void	 ck_groups_parse(const char *, const char *, size_t,
 	    struct ck_groups *);
 void	 ck_groups_free(struct ck_groups *);
+const struct ck_group *ck_groups_find(const struct ck_groups *, const char *);
 
 #endif

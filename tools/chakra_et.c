@@ -482,10 +482,12 @@ jp_rank(struct jp *j)
 	return (uint32_t)v;
 }
 
+/* seen: a bit a rank below 2^20, all clear before and after. */
 static void
-jp_group(struct jp *j, struct ck_group *g)
+jp_group(struct jp *j, struct ck_group *g, uint8_t *seen)
 {
 	size_t cap = 0, k;
+	uint32_t v;
 
 	jp_expect(j, '[', "expected an array of ranks");
 	if (jp_peek(j) == ']') {
@@ -493,16 +495,69 @@ jp_group(struct jp *j, struct ck_group *g)
 	}
 	for (;;) {
 		xgrow(&g->rank, &cap, g->n + 1, sizeof(*g->rank));
-		g->rank[g->n] = jp_rank(j);
-		for (k = 0; k < g->n; k++)
-			if (g->rank[k] == g->rank[g->n])
-				jp_fail(j, "rank twice in a group");
+		v = g->rank[g->n] = jp_rank(j);
+		if (seen[v >> 3] & (1U << (v & 7)))
+			jp_fail(j, "rank twice in a group");
+		seen[v >> 3] |= (uint8_t)(1U << (v & 7));
 		g->n++;
 		if (jp_peek(j) == ']')
 			break;
 		jp_expect(j, ',', "expected , or ]");
 	}
 	j->i++;
+	for (k = 0; k < g->n; k++)
+		seen[g->rank[k] >> 3] = 0;
+}
+
+static int
+cmp_group(const void *a, const void *b)
+{
+	const struct ck_group *x = a, *y = b;
+	int c;
+
+	if ((c = strcmp(x->name, y->name)) != 0)
+		return c;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/*
+ * Sorted by name, for ck_groups_find(); a name given twice is refused
+ * where it comes again (the first such place in the file).
+ */
+static void
+sort_groups(struct jp *j, struct ck_groups *gs)
+{
+	uint64_t at = UINT64_MAX;
+	size_t k;
+
+	if (gs->n > 1)
+		qsort(gs->g, gs->n, sizeof(*gs->g), cmp_group);
+	for (k = 1; k < gs->n; k++)
+		if (strcmp(gs->g[k - 1].name, gs->g[k].name) == 0 &&
+		    gs->g[k].off < at)
+			at = gs->g[k].off;
+	if (at == UINT64_MAX)
+		return;
+	j->i = (size_t)at;
+	jp_fail(j, "group named twice");
+}
+
+const struct ck_group *
+ck_groups_find(const struct ck_groups *gs, const char *name)
+{
+	size_t lo = 0, hi = gs->n, mid;
+	int c;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if ((c = strcmp(gs->g[mid].name, name)) == 0)
+			return &gs->g[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
 }
 
 void
@@ -535,7 +590,7 @@ ck_groups_parse(const char *file, const char *s, size_t n,
     struct ck_groups *gs)
 {
 	struct jp j = { file, s, n, 0 };
-	size_t k;
+	uint8_t *seen = xcalloc(1U << 17, 1);
 
 	memset(gs, 0, sizeof(*gs));
 	gs->file = xstrdup(file);
@@ -546,16 +601,16 @@ ck_groups_parse(const char *file, const char *s, size_t n,
 		xgrow(&gs->g, &gs->cap, gs->n + 1, sizeof(*gs->g));
 		memset(&gs->g[gs->n], 0, sizeof(*gs->g));
 		gs->g[gs->n].name = jp_string(&j);
-		for (k = 0; k < gs->n; k++)
-			if (strcmp(gs->g[k].name, gs->g[gs->n].name) == 0)
-				jp_fail(&j, "group named twice");
+		gs->g[gs->n].off = j.i;
 		jp_expect(&j, ':', "expected :");
-		jp_group(&j, &gs->g[gs->n]);
+		jp_group(&j, &gs->g[gs->n], seen);
 		gs->n++;
 	}
+	free(seen);
 	j.i++;
 	if (jp_peek(&j) != -1)
 		jp_fail(&j, "text after the object");
+	sort_groups(&j, gs);
 }
 
 void

@@ -177,10 +177,7 @@ import(struct imp *im, const struct part *pt, size_t npt, int groups)
 		snprintf(file, sizeof(file), "fuzz.%u.et", rank);
 		read_rank(&pt[rank], file, &im->rk[rank].tr);
 	}
-	for (rank = 0; rank < im->nranks; rank++)
-		import_rank(im, rank);
-	check_colls(im);
-	check_p2p(im);
+	import_all(im);
 	write_all(im, 2, argv);
 }
 
@@ -222,7 +219,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (mode >= 2)
 		npt = cut(pt[0].p, pt[0].n, pt, mode == 3 ? NRANKS + 1 :
 		    NRANKS);
-	memset(&im, 0, sizeof(im));
+	imp_init(&im);
 	memset(&rk, 0, sizeof(rk));
 	memset(&gs, 0, sizeof(gs));
 	fp = NULL;
