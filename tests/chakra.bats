@@ -37,12 +37,15 @@ R2P='{"id":9,"name":"r","type":6,"attr":{"comm_size":["int64",64],"comm_src":["i
 }
 
 @test "chakra: the microbenchmarks give one collective of 8 ranks each, all-gather sized x 8" {
-	for p in all_reduce:allreduce:1048576 all_gather:allgather:8388608 \
-	    all_to_all:alltoall:1048576 reduce_scatter:reducescatter:1048576; do
-		IFS=: read -r n k sz <<< "$p"
-		run chakra "$AS/$n-8npus_1MB/$n"
+	# transfers on a ring of n = 8: 2n(n-1) for all-reduce, n(n-1) for
+	# all-gather and reduce-scatter; all-to-all direct, n(n-1)
+	for p in all_reduce:allreduce:1048576:112 all_gather:allgather:8388608:56 \
+	    all_to_all:alltoall:1048576:56 reduce_scatter:reducescatter:1048576:56; do
+		IFS=: read -r n k sz tr <<< "$p"
 		chakra "$AS/$n-8npus_1MB/$n" > o.mp
 		[ "$(kinds o.mp)" = "8 $k" ]
+		dagbuild -g 8 -s 2 < o.mp > d.mp
+		[ "$(records d.mp task | jq -r .kind | sort | uniq -c | tr -s ' ')" = " $tr transfer" ]
 		[ "$(records o.mp op | jq -r '[.size, .coll, (.group|length)]|@csv' | sort -u)" = "$sz,0,8" ]
 		[ "$(records o.mp workload | jq -c '[.model,.ranks,.nodes,.nodes_skipped,.schema]')" = '["chakra",8,8,0,"0.0.4"]' ]
 	done
@@ -97,7 +100,10 @@ for r in range(8):
 	run jq -r 'select(.rank==7 and .kind=="allreduce")|.group|@csv' <(records o.mp op)
 	assert_output "$(printf '6,7\n5,7\n3,7')"
 	[ "$(records o.mp op | jq -r 'select(.kind=="allreduce")|.coll' | sort -n | uniq -c | tr -s ' ' | cut -d' ' -f2 | sort -u)" = 2 ]
-	records o.mp op | jq -r 'select(.kind=="allreduce")|.coll' | sort -un | wc -l | grep -qx 12
+	[ "$(records o.mp op | jq -r 'select(.kind=="allreduce")|.coll' | sort -un | wc -l)" -eq 12 ]
+	# 12 all-reduces of 2 ranks, a ring of 2(n-1)n = 4 transfers each
+	dagbuild -g 8 -s 2 < o.mp > d.mp
+	[ "$(records d.mp task | jq -r .kind | sort | uniq -c | tr -s ' ')" = "$(printf ' 16 compute\n 48 transfer')" ]
 }
 
 @test "chakra: T3D without -g refuses its communicator names" {
