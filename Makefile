@@ -227,7 +227,7 @@ $(B)/fuzz/obj/tools/%.o: tools/%.c lib/*.h tools/*.h
 	@mkdir -p $(@D)
 	$(call say,CLANG)$(CLANG) $(ALL_CFLAGS) $(FUZZ_FLAGS) -c -o $@ $<
 
-$(B)/fuzz/bin/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h lib/*.h \
+$(B)/fuzz/bin/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/*.h lib/*.h \
     tools/*.c tools/*.h $(B)/fuzz/libfluxocs.a
 	@mkdir -p $(@D)
 	$(call say,CLANG)$(CLANG) $(ALL_CFLAGS) $(ASAN_FLAGS) \

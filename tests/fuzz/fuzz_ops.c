@@ -27,32 +27,7 @@ int	dagbuild_main(int, char **);
 #undef die
 #undef main
 
-int	__lsan_is_turned_off(void);
-
-static jmp_buf refused;
-static int verbose = -1;
-
-void
-fuzz_die(const char *fmt, ...)
-{
-	va_list ap;
-
-	if (verbose < 0)
-		verbose = getenv("FUZZ_VERBOSE") != NULL;
-	if (verbose) {
-		va_start(ap, fmt);
-		vfprintf(stderr, fmt, ap);
-		va_end(ap);
-		fputc('\n', stderr);
-	}
-	longjmp(refused, 1);
-}
-
-int
-__lsan_is_turned_off(void)
-{
-	return 1;
-}
+#include "fuzzdie.h"
 
 /* filter_run()'s loop, with the reader held here to close it. */
 static struct stream_reader *rd;
