@@ -256,12 +256,13 @@ alltoallv(void)
 		{ 3, 2, 2, COLL_FINAL_DST | COLL_FINAL_SRC } };
 	struct coll_plan p, q;
 	size_t i;
-	int same = 1;
+	int rc, same = 1;
 
 	coll_init(&p);
 	coll_init(&q);
-	ok(coll_alltoallv(&p, 4, rows) == 0 && p.n == 5,
-	    "alltoallv over 4: 5 nonzero pairs, 5 transfers (%zu)", p.n);
+	rc = coll_alltoallv(&p, 4, rows);
+	ok(rc == 0 && p.n == 5, "alltoallv over 4: 5 nonzero pairs, 5 "
+	    "transfers (%zu)", p.n);
 	for (i = 0; i < p.n && i < 5; i++)
 		same &= p.x[i].src == want[i][0] && p.x[i].dst == want[i][1] &&
 		    p.x[i].bytes == want[i][2] && p.x[i].final ==
