@@ -10,8 +10,8 @@
  * COLL_FINAL_DST, a final receive of its destination, and
  * COLL_FINAL_SRC, a final send of its source (what work after the
  * collective on that rank waits for; only a position that receives
- * nothing, a broadcast's root or a position of an all-to-all with
- * unequal sizes, has final sends).  Sizes follow nccl-tests: size
+ * nothing, a broadcast's root or one in coll_alltoallv(), has final
+ * sends).  Sizes follow nccl-tests: size
  * is the buffer of an all-reduce, the whole output of an all-gather,
  * the whole input of a reduce-scatter, the send buffer of an
  * all-to-all, the bytes a broadcast copies from its root, the group

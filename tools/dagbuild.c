@@ -46,7 +46,7 @@ struct op {
 	uint32_t	*group;
 	uint32_t	 ngroup;
 	uint32_t	 root;		/* broadcast: position in group */
-	uint64_t	*sizes;		/* all-to-all: bytes to each position */
+	uint64_t	*sizes;		/* all-to-all: bytes to each member */
 	size_t		 dep_off;	/* into ops.dep: op indices */
 	uint32_t	 ndep;
 	uint32_t	 node;		/* merged node */
