@@ -262,6 +262,43 @@ bcast_direct(struct coll_plan *p, uint32_t n, uint64_t size, uint32_t root)
 	return 0;
 }
 
+/*
+ * An all-to-all of unequal sizes, as coll_expand()'s direct one but
+ * without its empty pairs.  A position receives something when some
+ * other row has a nonzero entry in its column; if none, its sends are
+ * what the work after the collective on its rank waits for.
+ */
+int
+coll_alltoallv(struct coll_plan *p, uint32_t n,
+    const uint64_t *const *rows)
+{
+	uint32_t r, q;
+	size_t i, first = p->n;
+	unsigned char *recv;
+	long idx;
+
+	if (n < 2)
+		return 0;
+	if ((recv = calloc(n, 1)) == NULL)
+		return -1;
+	for (r = 0; r < n; r++)
+		for (q = 0; q < n; q++) {
+			if (q == r || rows[r][q] == 0)
+				continue;
+			if ((idx = add(p, r, q, rows[r][q], 0, NULL, 0)) < 0) {
+				free(recv);
+				return -1;
+			}
+			p->x[idx].final = COLL_FINAL_DST;
+			recv[q] = 1;
+		}
+	for (i = first; i < p->n; i++)
+		if (!recv[p->x[i].src])
+			p->x[i].final |= COLL_FINAL_SRC;
+	free(recv);
+	return 0;
+}
+
 int
 coll_expand(struct coll_plan *p, int kind, int algo, uint32_t n,
     uint64_t size, uint32_t root)

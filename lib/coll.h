@@ -9,8 +9,9 @@
  * collective's own start on the source rank), and final: the bits
  * COLL_FINAL_DST, a final receive of its destination, and
  * COLL_FINAL_SRC, a final send of its source (what work after the
- * collective on that rank waits for; only a broadcast's root, which
- * receives nothing, has final sends).  Sizes follow nccl-tests: size
+ * collective on that rank waits for; only a position that receives
+ * nothing, a broadcast's root or one in coll_alltoallv(), has final
+ * sends).  Sizes follow nccl-tests: size
  * is the buffer of an all-reduce, the whole output of an all-gather,
  * the whole input of a reduce-scatter, the send buffer of an
  * all-to-all, the bytes a broadcast copies from its root, the group
@@ -26,9 +27,20 @@
  * order, each once it has it; halving-doubling is a binomial tree, at
  * step k the positions p with p^root < 2^k sending all of it to
  * p^2^k, each after its previous transfer; direct is the root sending
- * all of it to every other position at once.  The plan owns its arrays; coll_expand() returns 0, -1 when
- * memory runs out, -2 for halving-doubling on a group whose size is
- * not a power of two, -3 for a broadcast whose root is not below n.
+ * all of it to every other position at once.  The plan owns its
+ * arrays; coll_expand() returns 0, -1 when memory runs out, -2 for
+ * halving-doubling on a group whose size is not a power of two, -3 for
+ * a broadcast whose root is not below n.
+ *
+ * coll_alltoallv() plans an all-to-all whose pairs carry unequal
+ * sizes: rows[i][j] bytes from position i to j, rows[i] an array of n
+ * that the caller owns (rows[i][i] stays local and is ignored).  It is
+ * direct, one step, in the order of coll_expand()'s all-to-all, every
+ * transfer a final receive; a pair of 0 bytes makes no transfer, and
+ * the sends of a position that receives nothing are its final sends (a
+ * position that neither sends nor receives has no transfer at all).
+ * Rows of size/n > 0 everywhere give coll_expand()'s plan.  Returns 0,
+ * or -1 when memory runs out.
  */
 #ifndef COLL_H
 #define COLL_H
@@ -65,6 +77,8 @@ void	coll_init(struct coll_plan *);
 void	coll_free(struct coll_plan *);
 int	coll_expand(struct coll_plan *, int, int, uint32_t, uint64_t,
 	    uint32_t);
+int	coll_alltoallv(struct coll_plan *, uint32_t,
+	    const uint64_t *const *);
 uint64_t coll_chunk(uint64_t, uint32_t, uint32_t);
 
 #endif

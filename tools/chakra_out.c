@@ -19,8 +19,10 @@
  *
  * Refused: a dependency on another rank's op (Chakra's stay within a
  * rank), an unknown dependency, an all-gather whose size does not
- * divide by its group, a broadcast whose root is not in its group, a
- * kind Chakra cannot name here, a tag or rank past int32.  Errors die() as "chakra: stdin: op ID: what".
+ * divide by its group, a broadcast whose root is not in its group, an
+ * all-to-all whose sizes give a pair other than a plain all-to-all's
+ * share (Chakra's has one comm_size), a kind Chakra cannot name here,
+ * a tag or rank past int32.  Errors die() as "chakra: stdin: op ID: what".
  */
 #include <errno.h>
 #include <stdint.h>
@@ -28,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coll.h"
 #include "die.h"
 #include "filter.h"
 #include "pbwire.h"
@@ -91,6 +94,28 @@ u32_array(struct rec *r, const char *key, size_t *n)
 	return v;
 }
 
+/*
+ * An all-to-all's sizes, read only to refuse what Chakra cannot say:
+ * its ALL_TO_ALL has one comm_size, so every pair must get what a
+ * plain all-to-all of the op's size gives it (lib/coll).
+ */
+static int
+uneven_sizes(struct rec *r, const struct xop *o)
+{
+	const msgpack_object_array *a;
+	size_t i;
+	int bad;
+
+	if (o->kind != K_ALLTOALL || !rec_has(r, "sizes"))
+		return 0;
+	a = rec_array(r, "sizes");
+	bad = a->size != o->ngroup;
+	for (i = 0; i < a->size && !bad && !rec_failed(r); i++)
+		bad = rec_elem_u64(r, "sizes", a, i) != coll_chunk(o->size,
+		    (uint32_t)o->ngroup, (uint32_t)i);
+	return bad;
+}
+
 static void
 read_op(struct xp *x, struct rec *r)
 {
@@ -98,6 +123,7 @@ read_op(struct xp *x, struct rec *r)
 	struct xop *o;
 	size_t i, len;
 	const char *s;
+	int uneven;
 
 	xgrow(&x->op, &x->cap, x->n + 1, sizeof(*x->op));
 	o = &x->op[x->n];
@@ -125,8 +151,13 @@ read_op(struct xp *x, struct rec *r)
 		o->group = u32_array(r, "group", &o->ngroup);
 	if (o->kind == K_BROADCAST)
 		o->root = (uint32_t)rec_u64_max(r, "root", (1U << 20) - 1);
+	uneven = uneven_sizes(r, o);
 	if (rec_failed(r))
 		die("%s", rec_error(r));
+	if (uneven)
+		die("stdin: op %llu: an all-to-all with unequal sizes: "
+		    "Chakra's ALL_TO_ALL has one comm_size",
+		    (unsigned long long)o->id);
 	if (o->rank >= x->nranks)
 		x->nranks = o->rank + 1;
 	x->n++;

@@ -46,6 +46,7 @@ struct op {
 	uint32_t	*group;
 	uint32_t	 ngroup;
 	uint32_t	 root;		/* broadcast: position in group */
+	uint64_t	*sizes;		/* all-to-all: bytes to each member */
 	size_t		 dep_off;	/* into ops.dep: op indices */
 	uint32_t	 ndep;
 	uint32_t	 node;		/* merged node */
@@ -133,6 +134,43 @@ read_root(struct rec *r, struct op *o)
 }
 
 /*
+ * An all-to-all's optional sizes: the bytes to each position of the
+ * group, summing exactly to the op's size, its send buffer.
+ */
+static void
+read_sizes(struct rec *r, struct op *o)
+{
+	const msgpack_object_array *a;
+	uint64_t sum = 0, v;
+	uint32_t i;
+
+	if (!rec_has(r, "sizes") || r->failed)
+		return;
+	if (o->kind != OP_ALLTOALL) {
+		rec_fail(r, "key \"sizes\": only an all-to-all has sizes");
+		return;
+	}
+	a = rec_array(r, "sizes");
+	if (!r->failed && a->size != o->ngroup) {
+		rec_fail(r, "key \"sizes\": %u entries for a group of %u",
+		    (unsigned)a->size, o->ngroup);
+		return;
+	}
+	o->sizes = xcalloc(o->ngroup, sizeof(*o->sizes));
+	for (i = 0; i < o->ngroup && !r->failed; i++) {
+		v = o->sizes[i] = rec_elem_u64(r, "sizes", a, i);
+		if (!r->failed && sum > UINT64_MAX - v)
+			rec_fail(r, "key \"sizes\": the entries sum past "
+			    "2^64-1 bytes");
+		sum += v;
+	}
+	if (!r->failed && sum != o->amount)
+		rec_fail(r, "key \"sizes\": the entries sum to %llu, not the "
+		    "size %llu", (unsigned long long)sum,
+		    (unsigned long long)o->amount);
+}
+
+/*
  * The longest op name taken, whole: the task names made of it, with
  * "[part]", and a task's deps stay far below a reader's record limit.
  */
@@ -180,7 +218,10 @@ read_op(struct build *b, struct rec *r)
 		if (!r->failed && has_dup(o.group, o.ngroup))
 			rec_fail(r, "key \"group\": a rank is listed twice");
 		read_root(r, &o);
+		read_sizes(r, &o);
 	}
+	if (!IS_COLL(o.kind) && rec_has(r, "sizes"))
+		rec_fail(r, "key \"sizes\": only an all-to-all has sizes");
 	if (o.kind != OP_BROADCAST && rec_has(r, "root"))
 		rec_fail(r, "key \"root\": only a broadcast has a root");
 	if (!IS_COLL(o.kind) && o.kind != OP_COMPUTE) {
@@ -361,7 +402,13 @@ one_collective(struct build *b, const struct mkey *k, size_t n)
 	for (j = 0; j < n; j++) {
 		const struct op *m = &o[k[j].i];
 
-		if (m->kind != f->kind || m->amount != f->amount ||
+		if (m->kind == f->kind && (m->sizes == NULL) !=
+		    (f->sizes == NULL))
+			opfail(b, m, "%s", "all-to-all ops disagree: some "
+			    "have sizes, some not");
+		/* with sizes, each rank has its own send buffer */
+		if (m->kind != f->kind || (m->sizes == NULL &&
+		    m->amount != f->amount) ||
 		    m->ngroup != f->ngroup || memcmp(m->group, f->group,
 		    n * sizeof(*m->group)) != 0)
 			opfail(b, m, "%s", "collective ops disagree on kind, "
@@ -673,6 +720,22 @@ expand_p2p(struct build *b, const struct node *nd)
 	set_done(b, r, &id, 1);
 }
 
+/* An all-to-all with sizes: each position's row, in group order. */
+static int
+alltoallv(struct build *b, const struct node *nd, struct coll_plan *pl)
+{
+	const uint64_t **rows;
+	uint32_t q;
+	int rc;
+
+	rows = xcalloc(nd->nmember, sizeof(*rows));
+	for (q = 0; q < nd->nmember; q++)
+		rows[q] = b->ops.o[nd->member[q]].sizes;
+	rc = coll_alltoallv(pl, nd->nmember, rows);
+	free(rows);
+	return rc;
+}
+
 static void
 expand_coll(struct build *b, const struct node *nd, struct coll_plan *pl)
 {
@@ -682,8 +745,8 @@ expand_coll(struct build *b, const struct node *nd, struct coll_plan *pl)
 	int rc;
 
 	coll_free(pl);
-	rc = coll_expand(pl, f->kind - OP_ALLREDUCE, b->algo, nd->nmember,
-	    f->amount, f->root);
+	rc = f->sizes != NULL ? alltoallv(b, nd, pl) : coll_expand(pl,
+	    f->kind - OP_ALLREDUCE, b->algo, nd->nmember, f->amount, f->root);
 	if (rc == -2)
 		opfail(b, f, "%s", "halving-doubling needs a group whose "
 		    "size is a power of two");
@@ -712,17 +775,22 @@ expand_coll(struct build *b, const struct node *nd, struct coll_plan *pl)
 	for (q = 0; q < nd->nmember; q++) {
 		struct op *m = &o[nd->member[q]];
 
-		if (pl->n == 0) {	/* a group of one: nothing to move */
-			n = gather(b, m, 0);
-			n = uniq(b->scratch, n);
-			set_done(b, m, b->scratch, n);
-			continue;
-		}
 		for (i = nf = 0; i < pl->n; i++)
 			if ((pl->x[i].final & COLL_FINAL_DST &&
 			    pl->x[i].dst == q) || (pl->x[i].final &
 			    COLL_FINAL_SRC && pl->x[i].src == q))
 				fin[nf++] = base + (uint32_t)i;
+		/*
+		 * Nothing to move for this rank (a group of one, or an
+		 * all-to-all rank that neither sends nor receives): what
+		 * follows waits for what the op waits for.
+		 */
+		if (nf == 0) {
+			n = gather(b, m, 0);
+			n = uniq(b->scratch, n);
+			set_done(b, m, b->scratch, n);
+			continue;
+		}
 		set_done(b, m, fin, nf);
 	}
 	free(fin);
@@ -797,6 +865,7 @@ free_build(struct build *b)
 	for (i = 0; i < b->ops.n; i++) {
 		free(b->ops.o[i].name);
 		free(b->ops.o[i].group);
+		free(b->ops.o[i].sizes);
 	}
 	for (i = 0; i < b->nnode; i++)
 		free(b->node[i].member);

@@ -221,6 +221,66 @@ broadcast(void)
 	coll_free(&p);
 }
 
+/* Field by field: the structs' padding is not written. */
+static int
+same_plan(const struct coll_plan *p, const struct coll_plan *q)
+{
+	size_t i;
+
+	if (p->n != q->n || p->ndep != q->ndep)
+		return 0;
+	for (i = 0; i < p->n; i++)
+		if (p->x[i].src != q->x[i].src || p->x[i].dst != q->x[i].dst ||
+		    p->x[i].bytes != q->x[i].bytes ||
+		    p->x[i].step != q->x[i].step ||
+		    p->x[i].final != q->x[i].final ||
+		    p->x[i].ndep != q->x[i].ndep)
+			return 0;
+	return 1;
+}
+
+/*
+ * An all-to-all of unequal sizes over 4: position 3 receives nothing,
+ * so its sends are final; position 2 sends nothing.
+ */
+static void
+alltoallv(void)
+{
+	static const uint64_t r0[] = { 9, 5, 0, 0 }, r1[] = { 7, 0, 3, 0 },
+	    r2[] = { 0, 0, 4, 0 }, r3[] = { 1, 0, 2, 0 }, u[] = { 5, 5, 5 };
+	const uint64_t *rows[] = { r0, r1, r2, r3 }, *urows[] = { u, u, u };
+	static const uint32_t want[][4] = {
+		{ 0, 1, 5, COLL_FINAL_DST }, { 1, 0, 7, COLL_FINAL_DST },
+		{ 1, 2, 3, COLL_FINAL_DST },
+		{ 3, 0, 1, COLL_FINAL_DST | COLL_FINAL_SRC },
+		{ 3, 2, 2, COLL_FINAL_DST | COLL_FINAL_SRC } };
+	struct coll_plan p, q;
+	size_t i;
+	int rc, same = 1;
+
+	coll_init(&p);
+	coll_init(&q);
+	rc = coll_alltoallv(&p, 4, rows);
+	ok(rc == 0 && p.n == 5, "alltoallv over 4: 5 nonzero pairs, 5 "
+	    "transfers (%zu)", p.n);
+	for (i = 0; i < p.n && i < 5; i++)
+		same &= p.x[i].src == want[i][0] && p.x[i].dst == want[i][1] &&
+		    p.x[i].bytes == want[i][2] && p.x[i].final ==
+		    (int)want[i][3] && p.x[i].step == 0 && p.x[i].ndep == 0;
+	ok(same, "each pair's bytes, in row order, the sends of the rank "
+	    "that receives nothing final");
+	coll_free(&p);
+	ok(coll_alltoallv(&p, 3, urows) == 0 && coll_expand(&q,
+	    COLL_ALLTOALL, COLL_RING, 3, 15, 0) == 0 && p.n == q.n &&
+	    p.n == 6 && same_plan(&p, &q),
+	    "rows of size/n give the plain all-to-all's plan");
+	coll_free(&p);
+	coll_free(&q);
+	ok(coll_alltoallv(&p, 1, rows) == 0 && p.n == 0,
+	    "alltoallv over 1 moves nothing");
+	coll_free(&p);
+}
+
 int
 main(void)
 {
@@ -228,6 +288,7 @@ main(void)
 	other_kinds();
 	halving_doubling();
 	direct();
+	alltoallv();
 	broadcast();
 	ok(coll_chunk(10, 3, 0) == 4 && coll_chunk(10, 3, 2) == 3,
 	    "chunks of 10 over 3: 4, 3, 3");
