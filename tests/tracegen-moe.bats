@@ -199,3 +199,20 @@ l0.grad.ar allreduce"
 	run jq -c '[.[] | select(.rank == 0 and .name == "l1.fwd.experts") | .flops]' <(ops s.mp)
 	assert_output '[2886218022912]'
 }
+
+@test "tracegen-moe: a routing too long to draw is refused up front, naming the figure" {
+	# 64 ranks x 2 x 524288 tokens x 2 x 32 layers x 8 = 3.44e10 > 2^33
+	run mix -l 32 -d 64 -x 8 -b 64 -s 8192 -m 8 --skew zipf:1
+	assert_failure 1
+	assert_output 'tracegen: routing would draw 3.44e+10 assignments, more than 8.59e+09: fewer tokens, steps or micro-batches, or --nominal'
+}
+
+@test "tracegen-moe: pipeline stages keep their layers' experts and all-to-alls" {
+	mix -l 4 -p 2 -d 4 -x 2 -m 2 --skew zipf:1 --seed 1 > s.mp
+	# stage 1 is ranks 4..7, their groups {4,5} and {6,7}
+	run jq -c '[.[] | select(.kind == "alltoall" and .rank >= 4) | .group] | unique' <(ops s.mp)
+	assert_output '[[4,5],[6,7]]'
+	run jq -c '[.[] | select(.name | test("fwd.dispatch"))] | group_by(.name) | map([.[].sizes | add] | add / 8192)' <(ops s.mp)
+	# per stage 4 sources x 8192 assignments, two stages
+	assert_output '[32768,32768,32768,32768,32768,32768,32768,32768]'
+}

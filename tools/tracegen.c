@@ -784,6 +784,7 @@ free_gen(struct gen *g)
 	}
 	free(g->grp);
 	free(g->pop);
+	free(g->rcache);
 }
 
 int

@@ -88,7 +88,10 @@ struct gen {
 	uint64_t	*pop;		/* layers x experts weights */
 	uint32_t	 epbase;	/* first expert-parallel group */
 	uint64_t	 dropped;	/* token assignments, whole trace */
-	uint64_t	 routed;
+	/* the routings of one group in the order its members ask them */
+	uint64_t	*rcache;
+	size_t		 rn, rcap, rpos;
+	uint32_t	 rgroup, rrank;
 };
 
 uint32_t	compute(struct gen *, const char *, struct llama_cost,

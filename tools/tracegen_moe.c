@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "die.h"
 #include "mixtral.h"
@@ -21,6 +22,7 @@
 #include "tracegen.h"
 
 #define TOKEN_BYTES	(2 * LLAMA_HIDDEN)	/* one hidden vector, bf16 */
+#define MAX_DRAWS	(1ULL << 33)		/* about a minute */
 
 static uint32_t
 rank_at(const struct cfg *c, uint32_t p, uint32_t d, uint32_t t)
@@ -84,8 +86,21 @@ tgmoe_setup(struct gen *g)
 	const char *e;
 	uint32_t l;
 
+	unsigned __int128 draws;
+
 	if (c->mb * c->seq > UINT64_MAX / c->topk / TOKEN_BYTES)
 		die("tokens x top-k x %u bytes overflow", TOKEN_BYTES);
+	/*
+	 * Each group's routing is drawn in the forward and again in the
+	 * backward, each source's tokens x k: refuse what takes minutes.
+	 */
+	draws = (unsigned __int128)g->ranks * 2 * c->mb * c->seq *
+	    c->topk * (c->layers / c->pp) * c->mbs * c->steps;
+	if (!c->nominal && c->skew.kind != MOE_UNIFORM &&
+	    draws > MAX_DRAWS)
+		die("routing would draw %.3g assignments, more than %.3g: "
+		    "fewer tokens, steps or micro-batches, or --nominal",
+		    (double)draws, (double)MAX_DRAWS);
 	g->pop = xcalloc((size_t)c->layers * c->experts, sizeof(*g->pop));
 	for (l = 0; l < c->layers; l++)
 		if ((e = moe_popularity(&c->skew, c->experts, c->seed, l, p,
@@ -98,7 +113,7 @@ tgmoe_setup(struct gen *g)
  * layer l, micro-batch m of the current step (ep x E each, caller's).
  */
 static void
-route(const struct gen *g, uint32_t l, uint32_t m, uint64_t *kept,
+draw(const struct gen *g, uint32_t l, uint32_t m, uint64_t *kept,
     uint64_t *drop)
 {
 	const struct cfg *c = &g->c;
@@ -118,6 +133,43 @@ route(const struct gen *g, uint32_t l, uint32_t m, uint64_t *kept,
 	    &cap)) != NULL)
 		die("routing layer %u: %s", l, e);
 	free(tok);
+}
+
+/*
+ * draw(), once per group: the members of a group are generated one
+ * after the other and ask for the same routings in the same order, so
+ * the first one draws them and keeps them for the others.
+ */
+static void
+route(struct gen *g, uint32_t l, uint32_t m, uint64_t *kept,
+    uint64_t *drop)
+{
+	size_t cell = (size_t)g->c.ep * g->c.experts, rec = 3 + 2 * cell;
+	uint64_t *e;
+
+	if (g->rcache == NULL || g->rgroup != ep_index(g)) {
+		g->rgroup = ep_index(g);
+		g->rn = 0;
+		g->rrank = g->r;
+		g->rpos = 0;
+	} else if (g->rrank != g->r) {
+		g->rrank = g->r;
+		g->rpos = 0;
+	}
+	if (g->rpos == g->rn) {
+		xgrow(&g->rcache, &g->rcap, (g->rn + 1) * rec,
+		    sizeof(*g->rcache));
+		e = g->rcache + g->rn++ * rec;
+		e[0] = l;
+		e[1] = m;
+		e[2] = g->step;
+		draw(g, l, m, e + 3, e + 3 + cell);
+	}
+	e = g->rcache + g->rpos++ * rec;
+	if (e[0] != l || e[1] != m || e[2] != g->step)
+		die("internal error: routing asked out of order");
+	memcpy(kept, e + 3, cell * sizeof(*kept));
+	memcpy(drop, e + 3 + cell, cell * sizeof(*drop));
 }
 
 /* Bytes from source s to each member q: its tokens for q's experts. */
@@ -170,7 +222,6 @@ tgmoe_forward(struct gen *g, uint32_t l, uint32_t m, uint32_t chain)
 	kept = xcalloc((size_t)c->ep * c->experts, sizeof(*kept));
 	drop = xcalloc((size_t)c->ep * c->experts, sizeof(*drop));
 	route(g, l, m, kept, drop);
-	g->routed += tokens * c->topk;
 	for (e = 0; e < c->experts; e++)
 		g->dropped += drop[(size_t)pos * c->experts + e];
 	snprintf(nm, sizeof(nm), "l%u.fwd.router", l);
