@@ -42,6 +42,8 @@ REPORT_PARTS =	report_runs report_plot report_gantt
 # rotorsched(1) too: tools/rotorsched_*.c.
 ROTORSCHED_PARTS =	rotorsched_rotor rotorsched_tm rotorsched_place \
 			rotorsched_sol
+# tracegen(1) too: tools/tracegen_moe.c.
+TRACEGEN_PARTS =	tracegen_moe
 # chakra(1) too: tools/chakra_et.c.
 CHAKRA_PARTS =	chakra_et chakra_out
 LIBSRC =	$(wildcard lib/*.c)
@@ -113,6 +115,11 @@ $(B)/bin/rotorsched: $(B)/obj/tools/rotorsched.o \
 	@mkdir -p $(@D)
 	$(call say,LD)$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
 
+$(B)/bin/tracegen: $(B)/obj/tools/tracegen.o \
+    $(TRACEGEN_PARTS:%=$(B)/obj/tools/%.o) $(B)/libfluxocs.a
+	@mkdir -p $(@D)
+	$(call say,LD)$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
+
 $(B)/bin/chakra: $(B)/obj/tools/chakra.o \
     $(CHAKRA_PARTS:%=$(B)/obj/tools/%.o) $(B)/libfluxocs.a
 	@mkdir -p $(@D)
@@ -142,6 +149,11 @@ $(B)/asan/bin/report: $(B)/asan/obj/tools/report.o \
 
 $(B)/asan/bin/rotorsched: $(B)/asan/obj/tools/rotorsched.o \
     $(ROTORSCHED_PARTS:%=$(B)/asan/obj/tools/%.o) $(B)/asan/libfluxocs.a
+	@mkdir -p $(@D)
+	$(call say,LD)$(CC) $(ASAN_FLAGS) -o $@ $^ $(LIBS)
+
+$(B)/asan/bin/tracegen: $(B)/asan/obj/tools/tracegen.o \
+    $(TRACEGEN_PARTS:%=$(B)/asan/obj/tools/%.o) $(B)/asan/libfluxocs.a
 	@mkdir -p $(@D)
 	$(call say,LD)$(CC) $(ASAN_FLAGS) -o $@ $^ $(LIBS)
 
@@ -188,6 +200,11 @@ $(B)/clang/bin/report: $(B)/clang/obj/tools/report.o \
 
 $(B)/clang/bin/rotorsched: $(B)/clang/obj/tools/rotorsched.o \
     $(ROTORSCHED_PARTS:%=$(B)/clang/obj/tools/%.o) $(B)/clang/libfluxocs.a
+	@mkdir -p $(@D)
+	$(call say,CLANG)$(CLANG) $(ASAN_FLAGS) -o $@ $^ $(LIBS)
+
+$(B)/clang/bin/tracegen: $(B)/clang/obj/tools/tracegen.o \
+    $(TRACEGEN_PARTS:%=$(B)/clang/obj/tools/%.o) $(B)/clang/libfluxocs.a
 	@mkdir -p $(@D)
 	$(call say,CLANG)$(CLANG) $(ASAN_FLAGS) -o $@ $^ $(LIBS)
 

@@ -18,77 +18,25 @@
 #include "die.h"
 #include "header.h"
 #include "llama.h"
+#include "mixtral.h"
 #include "net.h"
 #include "stream.h"
+#include "tracegen.h"
 #include "units.h"
-
-enum { OP_COMPUTE, OP_ALLREDUCE, OP_ALLGATHER, OP_REDUCESCATTER,
-	OP_ALLTOALL, OP_SEND, OP_RECV };
 
 static const char *const op_kinds[] = { "compute", "allreduce",
 	"allgather", "reducescatter", "alltoall", "send", "recv" };
-
-#define NONE	UINT32_MAX
-#define MAXDEP	64
-
-struct gop {
-	int		 kind;
-	char		*name;
-	uint32_t	 dep[MAXDEP];
-	uint32_t	 ndep;
-	uint32_t	 step;
-	struct llama_cost cost;
-	uint32_t	 group;		/* collectives */
-	uint64_t	 coll;
-	uint64_t	 size;		/* collectives, send, recv */
-	uint32_t	 peer;		/* send, recv */
-	uint64_t	 tag;
-};
-
-struct prog {
-	struct gop	*op;
-	size_t		 n, cap;
-	uint32_t	 gate[MAXDEP];	/* deps of the next compute op */
-	uint32_t	 ngate;
-};
-
-struct group {
-	uint32_t	*rank;
-	uint32_t	 n;
-	uint64_t	*coll;		/* k-th collective -> instance id */
-	size_t		 ncoll, ccap;
-	size_t		*seq;		/* per member: collectives issued */
-};
-
-struct cfg {
-	uint32_t	layers, tp, dp, pp, mbs, steps;
-	uint64_t	seq, mb;
-	const struct llama_gpu *gpu;
-	double		eff;
-	uint32_t	gradbytes;	/* per parameter */
-	int		embed, optimizer;
-};
-
-struct gen {
-	struct cfg	 c;
-	struct llama_shape sh;
-	struct prog	*prog;
-	uint32_t	 ranks;
-	struct group	*grp;
-	uint32_t	 ngrp;
-	uint64_t	 ncoll;
-	/* position while generating one rank's program */
-	uint32_t	 r, p, d, t, step;
-	char		 prefix[32];
-};
 
 static void
 usage(void)
 {
 	fprintf(stderr, "usage: tracegen [-EO] [-b micro-batch] "
 	    "[-d dp] [-e efficiency] [-g gpu] [-G grad-dtype]\n"
-	    "                [-l layers] [-m micro-batches] [-n steps] "
-	    "[-p pp] [-s seq] [-t tp]\n");
+	    "                [-l layers] [-M model] [-m micro-batches] "
+	    "[-n steps] [-p pp]\n"
+	    "                [-s seq] [-t tp] [-x ep] [--capacity C] "
+	    "[--nominal] [--seed N]\n"
+	    "                [--skew spec] [--topk K]\n");
 	exit(2);
 }
 
@@ -118,6 +66,9 @@ make_groups(struct gen *g)
 	struct group *gr;
 
 	g->ngrp = c->pp * c->dp + c->pp * c->tp;
+	g->epbase = g->ngrp;
+	if (c->model == MODEL_MIXTRAL)
+		g->ngrp += c->pp * c->tp * (c->dp / c->ep + c->ep);
 	g->grp = xcalloc(g->ngrp, sizeof(*g->grp));
 	for (p = 0; p < c->pp; p++)
 		for (d = 0; d < c->dp; d++) {
@@ -135,6 +86,8 @@ make_groups(struct gen *g)
 			for (d = 0; d < c->dp; d++)
 				gr->rank[d] = rank_of(c, p, d, t);
 		}
+	if (c->model == MODEL_MIXTRAL)
+		tgmoe_groups(g);
 	for (i = 0; i < g->ngrp; i++)
 		g->grp[i].seq = xcalloc(g->grp[i].n, sizeof(size_t));
 }
@@ -165,7 +118,7 @@ emit(struct gen *g, struct gop *o, const char *name, uint32_t d0,
 	return (uint32_t)pr->n++;
 }
 
-static uint32_t
+uint32_t
 compute(struct gen *g, const char *name, struct llama_cost cost,
     uint32_t dep)
 {
@@ -176,16 +129,12 @@ compute(struct gen *g, const char *name, struct llama_cost cost,
 
 /* This rank's next collective on group gi; the instance id is shared. */
 static uint32_t
-collective(struct gen *g, const char *name, uint32_t gi, uint64_t size,
-    uint32_t dep)
+issue(struct gen *g, struct gop *o, const char *name, uint32_t dep)
 {
-	struct group *gr = &g->grp[gi];
-	struct gop o = { .kind = OP_ALLREDUCE, .group = gi, .size = size };
+	struct group *gr = &g->grp[o->group];
 	uint32_t pos;
 	size_t k;
 
-	if (gr->n < 2)
-		return dep;
 	for (pos = 0; gr->rank[pos] != g->r; pos++)
 		;
 	k = gr->seq[pos]++;
@@ -193,8 +142,42 @@ collective(struct gen *g, const char *name, uint32_t gi, uint64_t size,
 		xgrow(&gr->coll, &gr->ccap, gr->ncoll + 1, sizeof(*gr->coll));
 		gr->coll[gr->ncoll++] = g->ncoll++;
 	}
-	o.coll = gr->coll[k];
-	return emit(g, &o, name, dep, NONE);
+	o->coll = gr->coll[k];
+	return emit(g, o, name, dep, NONE);
+}
+
+uint32_t
+collective(struct gen *g, const char *name, uint32_t gi, uint64_t size,
+    uint32_t dep)
+{
+	struct gop o = { .kind = OP_ALLREDUCE, .group = gi, .size = size };
+
+	if (g->grp[gi].n < 2)
+		return dep;
+	return issue(g, &o, name, dep);
+}
+
+/*
+ * An all-to-all on group gi: sizes[] (the op takes it) holds the bytes
+ * to each member in group order, size their sum.
+ */
+uint32_t
+alltoall(struct gen *g, const char *name, uint32_t gi, uint64_t *sizes,
+    uint32_t dep)
+{
+	struct gop o = { .kind = OP_ALLTOALL, .group = gi, .sizes = sizes };
+	uint32_t j;
+
+	if (g->grp[gi].n < 2) {
+		free(sizes);
+		return dep;
+	}
+	for (j = 0; j < g->grp[gi].n; j++) {
+		if (o.size + sizes[j] < o.size)
+			die("all-to-all %s: size overflows 64 bits", name);
+		o.size += sizes[j];
+	}
+	return issue(g, &o, name, dep);
 }
 
 static uint64_t
@@ -253,13 +236,18 @@ forward(struct gen *g, uint32_t m)
 		chain = compute(g, nm, llama_attn(&g->sh), chain);
 		snprintf(nm, sizeof(nm), "l%u.fwd.attn.ar", l);
 		chain = collective(g, nm, tp_group(g), act_bytes(g), chain);
+		if (c->model == MODEL_MIXTRAL) {
+			chain = tgmoe_forward(g, l, m, chain);
+			continue;
+		}
 		snprintf(nm, sizeof(nm), "l%u.fwd.mlp", l);
 		chain = compute(g, nm, llama_mlp(&g->sh), chain);
 		snprintf(nm, sizeof(nm), "l%u.fwd.mlp.ar", l);
 		chain = collective(g, nm, tp_group(g), act_bytes(g), chain);
 	}
 	if (g->p == c->pp - 1 && c->embed) {
-		chain = compute(g, "head.fwd", llama_head(&g->sh), chain);
+		chain = compute(g, "head.fwd", c->model == MODEL_MIXTRAL ?
+		    mixtral_head(&g->sh) : llama_head(&g->sh), chain);
 		chain = collective(g, "loss.ar", tp_group(g),
 		    12 * c->mb * c->seq, chain);
 	}
@@ -269,16 +257,23 @@ forward(struct gen *g, uint32_t m)
 	return chain;
 }
 
-/* The gradient all-reduce of a block, after its last backward. */
+/* A block's gradient all-reduce on group gi, after its last backward. */
+void
+grad_ar_on(struct gen *g, const char *name, uint32_t gi, uint64_t params,
+    uint32_t dep, uint32_t *ends, uint32_t *nends)
+{
+	uint32_t id;
+
+	id = collective(g, name, gi, grad_bytes(g, params), dep);
+	if (id != dep && *nends < MAXDEP)
+		ends[(*nends)++] = id;
+}
+
 static void
 grad_ar(struct gen *g, const char *name, uint64_t params, uint32_t dep,
     uint32_t *ends, uint32_t *nends)
 {
-	uint32_t id;
-
-	id = collective(g, name, dp_group(g), grad_bytes(g, params), dep);
-	if (id != dep && *nends < MAXDEP)
-		ends[(*nends)++] = id;
+	grad_ar_on(g, name, dp_group(g), params, dep, ends, nends);
 }
 
 /*
@@ -292,7 +287,8 @@ backward(struct gen *g, uint32_t m, uint32_t fwd_end, uint32_t *ends,
 {
 	const struct cfg *c = &g->c;
 	uint32_t chain = fwd_end, l, per = c->layers / c->pp, w;
-	int last = m == c->mbs - 1;
+	int last = m == c->mbs - 1, moe = c->model == MODEL_MIXTRAL;
+	uint64_t embp = moe ? MIXTRAL_EMBED_PARAMS : LLAMA_EMBED_PARAMS;
 	char nm[48];
 
 	set_prefix(g, m);
@@ -300,19 +296,26 @@ backward(struct gen *g, uint32_t m, uint32_t fwd_end, uint32_t *ends,
 		chain = p2p(g, OP_RECV, "grad.recv",
 		    rank_of(c, g->p + 1, g->d, g->t), tag_of(g, m, 1), NONE);
 	if (g->p == c->pp - 1 && c->embed) {
-		chain = w = compute(g, "head.bwd",
-		    llama_twice(llama_head(&g->sh)), chain);
+		chain = w = compute(g, "head.bwd", llama_twice(moe ?
+		    mixtral_head(&g->sh) : llama_head(&g->sh)), chain);
 		chain = collective(g, "head.bwd.ar", tp_group(g),
 		    act_bytes(g), chain);
 		if (last)
-			grad_ar(g, "head.grad.ar", LLAMA_EMBED_PARAMS, w,
+			grad_ar(g, "head.grad.ar", embp, w,
 			    ends, nends);
 	}
 	for (l = (g->p + 1) * per; l-- > g->p * per;) {
-		snprintf(nm, sizeof(nm), "l%u.bwd.mlp", l);
-		chain = compute(g, nm, llama_twice(llama_mlp(&g->sh)), chain);
-		snprintf(nm, sizeof(nm), "l%u.bwd.mlp.ar", l);
-		chain = collective(g, nm, tp_group(g), act_bytes(g), chain);
+		if (moe)
+			chain = tgmoe_backward(g, l, m, chain, last, ends,
+			    nends);
+		else {
+			snprintf(nm, sizeof(nm), "l%u.bwd.mlp", l);
+			chain = compute(g, nm, llama_twice(llama_mlp(&g->sh)),
+			    chain);
+			snprintf(nm, sizeof(nm), "l%u.bwd.mlp.ar", l);
+			chain = collective(g, nm, tp_group(g), act_bytes(g),
+			    chain);
+		}
 		snprintf(nm, sizeof(nm), "l%u.bwd.attn", l);
 		chain = w = compute(g, nm, llama_twice(llama_attn(&g->sh)),
 		    chain);
@@ -320,14 +323,15 @@ backward(struct gen *g, uint32_t m, uint32_t fwd_end, uint32_t *ends,
 		chain = collective(g, nm, tp_group(g), act_bytes(g), chain);
 		if (last) {
 			snprintf(nm, sizeof(nm), "l%u.grad.ar", l);
-			grad_ar(g, nm, LLAMA_LAYER_PARAMS, w, ends, nends);
+			grad_ar(g, nm, moe ? MIXTRAL_DENSE_PARAMS :
+			    LLAMA_LAYER_PARAMS, w, ends, nends);
 		}
 	}
 	if (g->p == 0 && c->embed) {
 		chain = w = compute(g, "embed.bwd",
 		    llama_twice(llama_embed(&g->sh)), chain);
 		if (last)
-			grad_ar(g, "embed.grad.ar", LLAMA_EMBED_PARAMS, w,
+			grad_ar(g, "embed.grad.ar", embp, w,
 			    ends, nends);
 	}
 	if (g->p > 0)
@@ -339,6 +343,9 @@ static double
 stage_params(const struct gen *g)
 {
 	double p = (double)LLAMA_LAYER_PARAMS * (g->c.layers / g->c.pp);
+
+	if (g->c.model == MODEL_MIXTRAL)
+		return (double)tgmoe_stage_params(g);
 
 	if (g->c.embed && g->p == 0)
 		p += LLAMA_EMBED_PARAMS;
@@ -394,6 +401,8 @@ generate(struct gen *g)
 	g->ranks = c->tp * c->dp * c->pp;
 	g->prog = xcalloc(g->ranks, sizeof(*g->prog));
 	make_groups(g);
+	if (c->model == MODEL_MIXTRAL)
+		tgmoe_setup(g);
 	for (g->r = 0; g->r < g->ranks; g->r++) {
 		g->t = g->r % c->tp;
 		g->d = g->r / c->tp % c->dp;
@@ -443,7 +452,7 @@ write_op(msgpack_packer *pk, const struct gen *g, uint32_t r, size_t i,
 	const struct group *gr;
 	uint32_t dep[MAXDEP], j;
 
-	stream_pack_record(pk, "op", 10);
+	stream_pack_record(pk, "op", o->sizes != NULL ? 11 : 10);
 	stream_pack_ku64(pk, "id", id[r][i]);
 	stream_pack_ku64(pk, "rank", r);
 	stream_pack_kstr(pk, "kind", op_kinds[o->kind]);
@@ -476,6 +485,12 @@ write_op(msgpack_packer *pk, const struct gen *g, uint32_t r, size_t i,
 		for (j = 0; j < gr->n; j++)
 			msgpack_pack_uint32(pk, gr->rank[j]);
 		stream_pack_ku64(pk, "size", o->size);
+		if (o->sizes != NULL) {
+			stream_pack_str(pk, "sizes");
+			msgpack_pack_array(pk, gr->n);
+			for (j = 0; j < gr->n; j++)
+				msgpack_pack_uint64(pk, o->sizes[j]);
+		}
 		stream_pack_ku64(pk, "coll", o->coll);
 	}
 }
@@ -484,9 +499,10 @@ static void
 write_workload(msgpack_packer *pk, const struct gen *g)
 {
 	const struct cfg *c = &g->c;
+	int moe = c->model == MODEL_MIXTRAL;
 
-	stream_pack_record(pk, "workload", 18);
-	stream_pack_kstr(pk, "model", "llama3-8b");
+	stream_pack_record(pk, "workload", moe ? 26 : 18);
+	stream_pack_kstr(pk, "model", moe ? "mixtral-8x7b" : "llama3-8b");
 	stream_pack_ku64(pk, "layers", c->layers);
 	stream_pack_ku64(pk, "tp", c->tp);
 	stream_pack_ku64(pk, "dp", c->dp);
@@ -504,6 +520,8 @@ write_workload(msgpack_packer *pk, const struct gen *g)
 	stream_pack_ku64(pk, "ranks", g->ranks);
 	stream_pack_kdbl(pk, "peak_flops", c->gpu->peak_flops);
 	stream_pack_kdbl(pk, "hbm_bytes_per_s", c->gpu->hbm_bps);
+	if (moe)
+		tgmoe_workload(pk, g);
 }
 
 static void
@@ -543,6 +561,8 @@ count_opt(const char *opt, const char *arg, uint64_t lo, uint64_t hi)
 	return (uint32_t)v;
 }
 
+enum { OPT_CAPACITY = 256, OPT_NOMINAL, OPT_SEED, OPT_SKEW, OPT_TOPK };
+
 static const struct option longopts[] = {
 	{ "micro-batch",	required_argument, NULL, 'b' },
 	{ "dp",			required_argument, NULL, 'd' },
@@ -557,6 +577,13 @@ static const struct option longopts[] = {
 	{ "pp",			required_argument, NULL, 'p' },
 	{ "seq",		required_argument, NULL, 's' },
 	{ "tp",			required_argument, NULL, 't' },
+	{ "model",		required_argument, NULL, 'M' },
+	{ "ep",			required_argument, NULL, 'x' },
+	{ "capacity",		required_argument, NULL, OPT_CAPACITY },
+	{ "nominal",		no_argument,	   NULL, OPT_NOMINAL },
+	{ "seed",		required_argument, NULL, OPT_SEED },
+	{ "skew",		required_argument, NULL, OPT_SKEW },
+	{ "topk",		required_argument, NULL, OPT_TOPK },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -572,16 +599,110 @@ parse_eff(struct cfg *c, const char *arg)
 	}
 }
 
+/* The options of the mixture of experts; 0 if ch is none of them. */
+static int
+parse_moe(struct cfg *c, int ch, const char *arg, int *seen)
+{
+	const char *e;
+
+	switch (ch) {
+	case 'M':
+		if (strcmp(arg, "llama3-8b") == 0)
+			c->model = MODEL_LLAMA;
+		else if (strcmp(arg, "mixtral-8x7b") == 0)
+			c->model = MODEL_MIXTRAL;
+		else {
+			warnmsg("-M %s: unknown model (llama3-8b, "
+			    "mixtral-8x7b)", arg);
+			usage();
+		}
+		return 1;
+	case 'x':
+		c->ep = count_opt("x", arg, 1, MOE_MAX_EXPERTS);
+		break;
+	case OPT_CAPACITY:
+		if ((e = moe_parse_capacity(arg, &c->capacity)) != NULL) {
+			warnmsg("--capacity %s: %s", arg, e);
+			usage();
+		}
+		break;
+	case OPT_NOMINAL:
+		c->nominal = 1;
+		break;
+	case OPT_SEED:
+		if ((e = units_parse_count(arg, 0, UINT64_MAX, &c->seed)) !=
+		    NULL) {
+			warnmsg("--seed %s: %s", arg, e);
+			usage();
+		}
+		break;
+	case OPT_SKEW:
+		if ((e = moe_parse_skew(arg, &c->skew)) != NULL) {
+			warnmsg("--skew %s: %s", arg, e);
+			usage();
+		}
+		c->skewspec = arg;
+		break;
+	case OPT_TOPK:
+		c->topk = count_opt("-topk", arg, 1, MOE_MAX_EXPERTS);
+		break;
+	default:
+		return 0;
+	}
+	*seen = 1;
+	return 1;
+}
+
+static void
+check_moe(struct cfg *c, int tp_given, int seen)
+{
+	if (c->model != MODEL_MIXTRAL) {
+		if (seen) {
+			warnmsg("-x, --capacity, --nominal, --seed, --skew "
+			    "and --topk need -M mixtral-8x7b");
+			usage();
+		}
+		return;
+	}
+	if (!tp_given)
+		c->tp = 1;
+	if (c->tp != 1) {
+		warnmsg("-t %u: mixtral-8x7b is generated with tensor "
+		    "parallelism 1 only", c->tp);
+		usage();
+	}
+	if (c->dp % c->ep != 0 || c->experts % c->ep != 0) {
+		warnmsg("-x %u: the expert-parallel degree must divide dp "
+		    "(%u) and the %u experts", c->ep, c->dp, c->experts);
+		usage();
+	}
+	if (c->skew.kind == MOE_GINI &&
+	    c->skew.param >= (double)(c->experts - 1) / c->experts) {
+		warnmsg("--skew %s: the Gini of %u experts is below %u/%u",
+		    c->skewspec, c->experts, c->experts - 1, c->experts);
+		usage();
+	}
+	if (c->topk > c->experts) {
+		warnmsg("--topk %u: at most the %u experts", c->topk,
+		    c->experts);
+		usage();
+	}
+}
+
 static void
 parse_args(struct cfg *c, int argc, char **argv)
 {
-	int ch;
+	int ch, tp_given = 0, seen = 0;
 
 	*c = (struct cfg){ .layers = 8, .tp = 4, .dp = 2, .pp = 1,
 	    .mbs = 1, .steps = 1, .seq = 4096, .mb = 1,
-	    .gpu = llama_gpu("a100"), .eff = 0.4, .gradbytes = 2 };
+	    .gpu = llama_gpu("a100"), .eff = 0.4, .gradbytes = 2,
+	    .ep = 1, .topk = MIXTRAL_TOPK, .experts = MIXTRAL_EXPERTS,
+	    .skewspec = "uniform" };
 	while ((ch = getopt_long(argc, die_argv(argv),
-	    "b:d:e:Eg:G:l:m:n:Op:s:t:", longopts, NULL)) != -1) {
+	    "b:d:e:Eg:G:l:M:m:n:Op:s:t:x:", longopts, NULL)) != -1) {
+		if (parse_moe(c, ch, optarg, &seen))
+			continue;
 		switch (ch) {
 		case 'b': c->mb = count_opt("b", optarg, 1, 1024); break;
 		case 'd': c->dp = count_opt("d", optarg, 1, 1U << 16); break;
@@ -616,12 +737,16 @@ parse_args(struct cfg *c, int argc, char **argv)
 		case 's':
 			c->seq = count_opt("s", optarg, 1, LLAMA_CONTEXT);
 			break;
-		case 't': c->tp = count_opt("t", optarg, 1, 8); break;
+		case 't':
+			c->tp = count_opt("t", optarg, 1, 8);
+			tp_given = 1;
+			break;
 		default: usage();
 		}
 	}
 	if (optind != argc)
 		usage();
+	check_moe(c, tp_given, seen);
 	if (LLAMA_KV_HEADS % c->tp != 0) {
 		warnmsg("-t %u: tensor parallelism must divide the %d KV "
 		    "heads (1, 2, 4 or 8)", c->tp, LLAMA_KV_HEADS);
@@ -645,8 +770,10 @@ free_gen(struct gen *g)
 	size_t k;
 
 	for (r = 0; r < g->ranks; r++) {
-		for (k = 0; k < g->prog[r].n; k++)
+		for (k = 0; k < g->prog[r].n; k++) {
 			free(g->prog[r].op[k].name);
+			free(g->prog[r].op[k].sizes);
+		}
 		free(g->prog[r].op);
 	}
 	free(g->prog);
@@ -656,6 +783,8 @@ free_gen(struct gen *g)
 		free(g->grp[i].seq);
 	}
 	free(g->grp);
+	free(g->pop);
+	free(g->rcache);
 }
 
 int
