@@ -216,3 +216,36 @@ l0.grad.ar allreduce"
 	# per stage 4 sources x 8192 assignments, two stages
 	assert_output '[32768,32768,32768,32768,32768,32768,32768,32768]'
 }
+
+@test "tracegen-moe: a uniform routing's DAG is the plain all-to-all's, byte for byte" {
+	set -o pipefail
+	mix -l 2 -d 4 -x 4 --skew uniform > u.mp
+	# the same ops without sizes: plain all-to-alls of the same size
+	report --dump u.mp | jq -c 'del(.sizes)' | jsonpack > p.mp
+	dagbuild < u.mp > u.dag
+	dagbuild < p.mp > p.dag
+	# all but the headers, which name the tools upstream
+	report --dump u.dag | jq -c 'select(.type != "header")' > u.txt
+	report --dump p.dag | jq -c 'select(.type != "header")' > p.txt
+	cmp u.txt p.txt
+	# 2 layers x 4 all-to-alls (2 each way), each of 4 x 3 transfers
+	# of 4096 tokens x 2 / 4 experts' ranks x 8192 bytes (h x bf16)
+	run bash -c "report --dump u.dag | jq -c 'select(.type == \"task\" and .kind == \"transfer\" and (.name | test(\"dispatch|combine\"))) | .bytes' | sort | uniq -c | tr -s ' '"
+	assert_output ' 96 16777216'
+}
+
+@test "tracegen-moe: skewed traces run through dagbuild, fluxsolve and ocssim, the bound below every schedule" {
+	set -o pipefail
+	mix -l 1 -d 8 -x 8 --skew gini:0.3 --seed 1 | dagbuild -r 10us > d.mp
+	# the 4 all-to-alls of the layer make a transfer of each nonzero
+	# pair of 8 ranks: at most 4 x 56
+	n=$(report --dump d.mp | jq -c 'select(.type == "task" and .kind == "transfer" and (.name | test("dispatch|combine")))' | wc -l)
+	[ "$n" -gt 0 ] && [ "$n" -le 224 ]
+	for s in "ocssim -f ideal" "fluxsolve -m greedy -T 10" "rotorsched -m bvn"; do
+		# shellcheck disable=SC2086
+		if [ "${s%% *}" = ocssim ]; then $s < d.mp; else $s < d.mp | ocssim; fi |
+		    report --dump | jq -c 'select(.type == "result") | [.makespan_ps, .lower_bound_ps]' > r.json
+		run jq -e '.[1] > 0 and .[1] <= .[0]' r.json
+		assert_success
+	done
+}
