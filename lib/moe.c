@@ -5,16 +5,7 @@
 #include <string.h>
 
 #include "moe.h"
-
-static uint64_t
-splitmix(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
+#include "splitmix.h"
 
 void
 moe_rng_init(struct moe_rng *r, uint64_t seed, uint64_t a, uint64_t b,
@@ -24,11 +15,11 @@ moe_rng_init(struct moe_rng *r, uint64_t seed, uint64_t a, uint64_t b,
 	int i;
 
 	/* Each label goes through the mixer, so nearby labels part. */
-	x = splitmix(&x) ^ a;
-	x = splitmix(&x) ^ b;
-	x = splitmix(&x) ^ c;
+	x = splitmix_next(&x) ^ a;
+	x = splitmix_next(&x) ^ b;
+	x = splitmix_next(&x) ^ c;
 	for (i = 0; i < 4; i++)
-		r->s[i] = splitmix(&x);
+		r->s[i] = splitmix_next(&x);
 }
 
 static uint64_t

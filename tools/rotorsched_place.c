@@ -31,6 +31,7 @@
 #include "net.h"
 #include "sched.h"
 #include "sim.h"
+#include "splitmix.h"
 #include "units.h"
 #include "wclock.h"
 
@@ -39,25 +40,13 @@
 /* The seed of best's random restarts when best:SEED does not give it. */
 #define BEST_SEED	1
 
-/* ---- a portable generator: splitmix64 (Steele, Lea, Flood 2014) ---- */
-
-static uint64_t
-sm64(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 /* Uniform in [0, n), n > 0: draws below 2^64 mod n are rejected. */
 static uint64_t
 below(uint64_t *x, uint64_t n)
 {
 	uint64_t r, low = (0 - n) % n;
 
-	while ((r = sm64(x)) < low)
+	while ((r = splitmix_next(x)) < low)
 		;
 	return r % n;
 }
