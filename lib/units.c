@@ -219,3 +219,14 @@ units_parse_seconds(const char *s, double *v)
 		return "not a positive number of seconds";
 	return NULL;
 }
+
+const char *
+units_parse_fraction(const char *s, double *v)
+{
+	char *end;
+
+	*v = strtod(s, &end);
+	if (*s == '\0' || *end != '\0' || !(*v > 0 && *v <= 1))
+		return "must be a number in (0, 1]";
+	return NULL;
+}

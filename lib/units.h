@@ -10,6 +10,8 @@
  * a bare number is bytes for sizes and an error for times and rates.
  * units_parse_seconds() reads a positive decimal number of seconds, a
  * time limit, into a double: no unit, and no exactness promised.
+ * units_parse_fraction() reads a number in (0, 1], an efficiency, the
+ * same way.
  *
  * Printers write into the caller's buffer (UNITS_BUFSZ is enough) and
  * return it; they round to at most three significant decimals and are
@@ -31,6 +33,7 @@ const char	*units_parse_rate(const char *, uint64_t *);
 const char	*units_parse_count(const char *, uint64_t, uint64_t,
 		    uint64_t *);
 const char	*units_parse_seconds(const char *, double *);
+const char	*units_parse_fraction(const char *, double *);
 
 char	*units_fmt_time(char *, size_t, uint64_t);
 char	*units_fmt_size(char *, size_t, uint64_t);

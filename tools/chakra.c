@@ -21,6 +21,7 @@
 #include "header.h"
 #include "llama.h"
 #include "stream.h"
+#include "units.h"
 
 #define MAX_RANKS	1048576
 #define PS_PER_US	1000000ULL
@@ -564,20 +565,17 @@ static int
 cmp_p2p(const void *a, const void *b)
 {
 	const struct p2p *x = a, *y = b;
+	int c;
 
-	if (x->src != y->src)
-		return x->src < y->src ? -1 : 1;
-	if (x->dst != y->dst)
-		return x->dst < y->dst ? -1 : 1;
-	if (x->tag != y->tag)
-		return x->tag < y->tag ? -1 : 1;
+	if ((c = cmp_chan(x, y)) != 0)
+		return c;
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
 static int
 same_chan(const struct p2p *x, const struct p2p *y)
 {
-	return x->src == y->src && x->dst == y->dst && x->tag == y->tag;
+	return cmp_chan(x, y) == 0;
 }
 
 static void
@@ -799,12 +797,11 @@ static const struct option longopts[] = {
 static double
 parse_eff(const char *arg)
 {
-	char *end;
+	const char *err;
 	double e;
 
-	e = strtod(arg, &end);
-	if (*arg == '\0' || *end != '\0' || !(e > 0 && e <= 1)) {
-		warnmsg("-e %s: efficiency must be a number in (0, 1]", arg);
+	if ((err = units_parse_fraction(arg, &e)) != NULL) {
+		warnmsg("-e %s: efficiency %s", arg, err);
 		usage();
 	}
 	return e;

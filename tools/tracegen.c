@@ -590,11 +590,10 @@ static const struct option longopts[] = {
 static void
 parse_eff(struct cfg *c, const char *arg)
 {
-	char *end;
+	const char *err;
 
-	c->eff = strtod(arg, &end);
-	if (*arg == '\0' || *end != '\0' || !(c->eff > 0 && c->eff <= 1)) {
-		warnmsg("-e %s: efficiency must be a number in (0, 1]", arg);
+	if ((err = units_parse_fraction(arg, &c->eff)) != NULL) {
+		warnmsg("-e %s: efficiency %s", arg, err);
 		usage();
 	}
 }
