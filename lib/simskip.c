@@ -287,6 +287,25 @@ simskip_init(struct sim *s)
 }
 
 /*
+ * A flow paused and resumed every period leaves its old end in the
+ * queue each time: in a long run that is not skipped (too few events a
+ * period, or a window that never repeats) they pile up, and periods()
+ * and the queue grow with them.  Drop them once they outnumber the
+ * events that count (at most one per live flow, circuit, compute,
+ * delivery and planned start), keeping the order of the rest.
+ */
+static int
+compact(struct sim *s)
+{
+	u128 live = (u128)s->nfl + s->sc->nc + s->computing + s->arriving +
+	    s->planned;
+
+	if (s->h.n <= 2 * live + 1024)
+		return 0;
+	return requeue(s, 0);
+}
+
+/*
  * Called before the event at key: at the end of each window, skip if
  * this window and the last were quiet, then watch the next.  Returns 1
  * when it handled a window end (the queue may have changed).
@@ -302,6 +321,8 @@ simskip_boundary(struct sim *s, uint64_t key)
 		return 0;
 	t = k->end;
 	P = s->sc->period;
+	if (compact(s) != 0)
+		return 1;
 	quiet = s->nstruct == k->nstruct;
 	if (quiet && k->armed && !s->clipped && (n = periods(s, t)) > 0) {
 		skip(s, t, n);
