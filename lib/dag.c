@@ -201,3 +201,27 @@ dag_sort_desc(uint32_t *idx, size_t n, const uint64_t *key)
 	qsort(idx, n, sizeof(*idx), by_key_desc);
 	sort_key = NULL;
 }
+
+/* The same task, but for its amount? */
+static int
+same_task(const struct dag *a, const struct dag *b, size_t i)
+{
+	const struct dag_task *p = &a->t[i], *q = &b->t[i];
+
+	if (p->kind != q->kind || p->gpu != q->gpu || p->step != q->step ||
+	    p->ndep != q->ndep || (p->kind == DAG_TRANSFER && p->dst != q->dst))
+		return 0;
+	return p->ndep == 0 || memcmp(a->dep + p->dep_off, b->dep + q->dep_off,
+	    p->ndep * sizeof(*a->dep)) == 0;
+}
+
+size_t
+dag_same_shape(const struct dag *a, const struct dag *b)
+{
+	size_t i, n = a->n < b->n ? a->n : b->n;
+
+	for (i = 0; i < n; i++)
+		if (!same_task(a, b, i))
+			return i;
+	return a->n == b->n ? SIZE_MAX : n;
+}

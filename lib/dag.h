@@ -22,6 +22,11 @@
  * task i are nx[off[i]] .. nx[off[i + 1] - 1], in id order, with one
  * more predecessor per task when prev is given (prev[i], or
  * UINT32_MAX for none).  The caller frees both arrays.
+ *
+ * dag_same_shape() compares two DAGs but for their amounts (durations
+ * and bytes): SIZE_MAX when every task has the same kind, GPUs, step
+ * and dependencies, else the first task that differs (the length of
+ * the shorter, when one DAG is a prefix of the other).
  */
 #ifndef DAG_H
 #define DAG_H
@@ -61,6 +66,7 @@ uint32_t *dag_dep_space(struct dag *, size_t);
 int	dag_toposort(size_t, const size_t *, const uint32_t *, uint32_t *,
 	    size_t *);
 void	dag_sort_desc(uint32_t *, size_t, const uint64_t *);
+size_t	dag_same_shape(const struct dag *, const struct dag *);
 int	dag_successors(const struct dag *, const uint32_t *, size_t **,
 	    uint32_t **);
 
