@@ -13,6 +13,7 @@
 #include "sched.h"
 #include "sim.h"
 #include "simbuf.h"
+#include "simctl.h"
 #include "simnext.h"
 #include "simskip.h"
 #include "simstate.h"
@@ -523,7 +524,8 @@ plan_try(struct sim *s, uint32_t pi, uint32_t sw)
 		return;
 	}
 	t = s->porder[q->off + q->head];
-	if (!s->ready[t])
+	if (!s->ready[t] || (s->ctl != NULL &&
+	    !simctl_is_up(s->ctl, simctl_circuit(s->ctl, t))))
 		return;
 	if (s->now < s->pstart[q->off + q->head]) {	/* not before its plan */
 		if (!q->waiting) {
@@ -837,6 +839,17 @@ relay_arrive(struct sim *s, uint32_t sg, uint32_t at)
 	pair_serve(s, rp);
 }
 
+/* Replay: a planned transfer is sent; its circuit may go down. */
+static void
+ctl_sent(struct sim *s, uint32_t t)
+{
+	uint64_t when;
+	uint32_t ci;
+
+	if (s->ctl != NULL && simctl_sent(s->ctl, t, s->now, &ci, &when))
+		push(s, when, EV_DOWN, 0, ci);
+}
+
 static void
 flow_end(struct sim *s, uint32_t fi)
 {
@@ -869,6 +882,7 @@ flow_end(struct sim *s, uint32_t fi)
 		q->flow = NONE;
 		q->head++;
 		p->pbusy--;
+		ctl_sent(s, t);
 		plan_try(s, pi, (uint32_t)sw);
 		pair_update(s, pi);
 	} else if (!s->ideal)
@@ -1126,10 +1140,33 @@ setup_plans(struct sim *s)
 			q->off = (uint32_t)i;
 		q->n++;
 		s->porder[i] = po[i].task;
-		s->pstart[i] = po[i].start;
+		s->pstart[i] = s->opt->replay == SIMCTL_ASAP ? 0 :
+		    po[i].start;
 	}
 	free(po);
 	return 0;
+}
+
+/* Replay: only the circuits that wait for none come up by themselves. */
+static int
+setup_ctl(struct sim *s)
+{
+	uint32_t *ci;
+	uint64_t *at;
+	size_t i, m;
+
+	if (s->ctl == NULL)
+		return 0;
+	ci = zalloc(s, s->sc->nc, sizeof(*ci));
+	at = zalloc(s, s->sc->nc, sizeof(*at));
+	if (!s->failed) {
+		m = simctl_first(s->ctl, ci, at);
+		for (i = 0; i < m; i++)
+			push(s, at[i], EV_UP, 0, ci[i]);
+	}
+	free(ci);
+	free(at);
+	return s->failed ? -1 : 0;
 }
 
 static int
@@ -1162,9 +1199,10 @@ setup_net(struct sim *s)
 	memset(s->lastp, 0xff, n * sizeof(*s->lastp));
 	for (i = 0; s->sc != NULL && i < s->sc->nc; i++) {
 		s->up_at[i] = UINT64_MAX;
-		push(s, s->sc->c[i].from, EV_UP, 0, (uint32_t)i);
+		if (s->ctl == NULL)
+			push(s, s->sc->c[i].from, EV_UP, 0, (uint32_t)i);
 	}
-	return s->failed ? -1 : 0;
+	return s->failed ? -1 : setup_ctl(s);
 }
 
 /* rotorlb: the schedule's circuits indexed once, for lookahead(). */
@@ -1203,6 +1241,27 @@ circuit_push(struct sim *s, u128 t, int kind, uint32_t ci)
 		s->clipped = 1;
 	else
 		push(s, (uint64_t)t, kind, 0, ci);
+}
+
+/* Replay: circuits come and go as the controller says (simctl.h). */
+static void
+ctl_event(struct sim *s, int kind, uint32_t ci)
+{
+	uint32_t succ[2];
+	uint64_t at[2];
+	int j, m;
+
+	if (kind == EV_UP) {
+		m = simctl_up(s->ctl, ci, s->now, at);
+		circuit_up(s, ci, UINT64_MAX);
+		if (m)
+			push(s, at[0], EV_DOWN, 0, ci);
+		return;
+	}
+	circuit_down(s, ci);
+	m = simctl_down(s->ctl, ci, s->now, succ, at);
+	for (j = 0; j < m; j++)
+		push(s, at[j], EV_UP, 0, succ[j]);
 }
 
 static void
@@ -1326,7 +1385,10 @@ event(struct sim *s, const struct heap_item *it)
 		plan_try(s, idx, ver);
 		break;
 	default:
-		circuit_event(s, kind, idx);
+		if (s->ctl != NULL)
+			ctl_event(s, kind, idx);
+		else
+			circuit_event(s, kind, idx);
 	}
 }
 
@@ -1426,6 +1488,22 @@ cleanup(struct sim *s)
 	heap_free(&s->h);
 	simskip_free(s);
 	simnext_free(s->next);
+	simctl_free(s->ctl);
+}
+
+static int
+new_ctl(struct sim *s)
+{
+	if (s->opt->replay == SIMCTL_NONE)
+		return 0;
+	if (s->sc == NULL) {
+		sim_fail(s, "replay: needs a schedule, not the ideal fabric");
+		return -1;
+	}
+	s->ctl = simctl_new(s->d, s->net, s->sc, s->opt->replay, s->err,
+	    s->errlen);
+	s->failed = s->ctl == NULL;
+	return s->failed ? -1 : 0;
 }
 
 int
@@ -1449,7 +1527,8 @@ sim_run(const struct dag *d, const struct net *net,
 	s.vlb_cap = s.vlb ? sc->vlb_cap : 0;
 	s.segfree = s.flfree = NONE;
 	heap_init(&s.h);
-	if (setup_out(&s, out) == 0 && setup_net(&s) == 0 &&
+	if (setup_out(&s, out) == 0 && new_ctl(&s) == 0 &&
+	    setup_net(&s) == 0 &&
 	    setup_next(&s) == 0 && setup_tasks(&s) == 0 &&
 	    (s.ideal || setup_plans(&s) == 0)) {
 		for (i = 0; i < s.nroots && !s.failed; i++)

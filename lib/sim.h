@@ -12,6 +12,9 @@
  *             receives up to S*B in all, transfers share it max-min
  *             fairly (rates in whole bit/s), nothing reconfigures;
  *   static    like schedule, for circuits that never change.
+ * With opts replay (SIMCTL_HOLD or SIMCTL_ASAP) a one-shot schedule is
+ * run by its order instead of its clock: circuits come up and go down
+ * as lib/simctl.h says, and a planned transfer runs on its own circuit.
  * Time is integer picoseconds; the remaining work of a transfer is kept
  * exactly (bits x 10^12) so that pauses and rate changes lose nothing.
  * Events are ordered by (time, sequence), so runs are deterministic.
@@ -70,6 +73,7 @@ struct sim_out {
 struct sim_opts {
 	int		 fabric;
 	int		 host;		/* enum sim_host */
+	int		 replay;	/* enum simctl_policy (simctl.h) */
 	uint64_t	 packet;	/* bytes of a NIC's window, > 0 */
 	FILE		*log;		/* event log, or NULL */
 	double		 time_limit;	/* wall-clock seconds, 0 for none */

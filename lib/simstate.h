@@ -14,6 +14,7 @@
 #include "net.h"
 #include "sched.h"
 #include "sim.h"
+#include "simctl.h"
 #include "simnext.h"
 
 typedef unsigned __int128 u128;
@@ -98,6 +99,7 @@ struct sim {
 	int			 vlb;
 	uint64_t		 vlb_cap;
 	struct simnext		*next;		/* rotorlb's look-ahead */
+	struct simctl		*ctl;		/* replay's controller */
 	uint64_t		 now, seq;
 	struct heap		 h;
 	/* tasks */

@@ -27,6 +27,7 @@
 #include "rec.h"
 #include "sched.h"
 #include "sim.h"
+#include "simctl.h"
 #include "stream.h"
 #include "taskio.h"
 #include "units.h"
@@ -46,6 +47,8 @@ struct args {
 	int		 taskruns;
 	const char	*logpath;
 	double		 time_limit;
+	int		 replay;	/* enum simctl_policy */
+	const char	*plan_file;	/* -S: the schedule's stream */
 };
 
 static void
@@ -53,7 +56,8 @@ usage(void)
 {
 	fprintf(stderr, "usage: ocssim [-tv] [-c circuits] "
 	    "[-f schedule|ideal|static] [-H plan|unaware|circuit]\n"
-	    "              [-l logfile] [-p packet] [-T seconds]\n");
+	    "              [-l logfile] [-p packet] [-R hold|asap] "
+	    "[-S stream] [-T seconds]\n");
 	exit(2);
 }
 
@@ -170,6 +174,58 @@ choose_fabric(struct input *in, const struct args *a)
 	return fabric;
 }
 
+static int
+same_net(const struct net *a, const struct net *b)
+{
+	return a->gpus == b->gpus && a->switches == b->switches &&
+	    a->bandwidth_bps == b->bandwidth_bps &&
+	    a->reconfig_ps == b->reconfig_ps &&
+	    a->latency_ps == b->latency_ps && a->model == b->model;
+}
+
+/*
+ * -S: the schedule, circuits and plans of another stream, made for a
+ * DAG of the same shape on the same net (the nominal MoE step, say).
+ */
+static void
+plan_from(struct input *in, const char *path)
+{
+	struct stream_writer *sink;
+	struct input side;
+	FILE *fp, *null;
+	char err[400];
+	size_t at;
+
+	if (in->sc.present)
+		die("-S %s: stdin holds a schedule already", path);
+	if ((fp = fopen(path, "r")) == NULL)
+		die("-S %s: %s", path, strerror(errno));
+	if ((null = fopen("/dev/null", "w")) == NULL ||
+	    (sink = stream_writer(null)) == NULL)
+		die("/dev/null: %s", strerror(errno));
+	memset(&side, 0, sizeof(side));
+	dagin_init(&side.di);
+	sched_init(&side.sc);
+	if (dagin_read(&side.di, fp, path, sink, "ocssim", 0, NULL, other,
+	    &side, err, sizeof(err)) != 0)
+		die("%s", err);
+	fclose(fp);
+	stream_writer_close(sink);
+	fclose(null);
+	if (!side.sc.present)
+		die("-S %s: no schedule record: pipe its DAG through a "
+		    "scheduler first", path);
+	if (!same_net(&side.di.net, &in->di.net))
+		die("-S %s: its net differs from stdin's", path);
+	if ((at = dag_same_shape(&side.di.dag, &in->di.dag)) != SIZE_MAX)
+		die("-S %s: its DAG differs from stdin's in shape at task %zu "
+		    "(%zu and %zu tasks): a plan runs only on a DAG of its "
+		    "own shape", path, at, side.di.dag.n, in->di.dag.n);
+	sched_free(&in->sc);
+	in->sc = side.sc;
+	dagin_free(&side.di);
+}
+
 static void
 progress(void *arg, uint64_t done, uint64_t total, uint64_t now)
 {
@@ -188,7 +244,7 @@ write_result(msgpack_packer *pk, const struct sim_out *o, int fabric,
 	uint32_t i;
 	uint64_t prev = 0;
 
-	stream_pack_record(pk, "result", 13);
+	stream_pack_record(pk, "result", 14);
 	stream_pack_ku64(pk, "makespan_ps", o->makespan);
 	stream_pack_str(pk, "step_ps");
 	msgpack_pack_array(pk, o->nsteps);
@@ -209,6 +265,8 @@ write_result(msgpack_packer *pk, const struct sim_out *o, int fabric,
 	stream_pack_kstr(pk, "scheduler", fabric == SIM_IDEAL ? "none" :
 	    sc->scheduler);
 	stream_pack_ku64(pk, "events", o->events);
+	stream_pack_kstr(pk, "replay", simctl_policies[fabric ==
+	    SIM_SCHEDULE ? a->replay : SIMCTL_NONE]);
 }
 
 static void
@@ -263,6 +321,8 @@ parse_args(struct args *a, int argc, char **argv)
 		{ "host",	required_argument, NULL, 'H' },
 		{ "log",	required_argument, NULL, 'l' },
 		{ "packet",	required_argument, NULL, 'p' },
+		{ "replay",	required_argument, NULL, 'R' },
+		{ "schedule",	required_argument, NULL, 'S' },
 		{ "taskruns",	no_argument,	   NULL, 't' },
 		{ "time-limit",	required_argument, NULL, 'T' },
 		{ "verbose",	no_argument,	   NULL, 'v' },
@@ -272,7 +332,7 @@ parse_args(struct args *a, int argc, char **argv)
 	int ch, i;
 
 	*a = (struct args){ .fabric = -1, .packet = 4096 };
-	while ((ch = getopt_long(argc, die_argv(argv), "c:f:H:l:p:tT:v",
+	while ((ch = getopt_long(argc, die_argv(argv), "c:f:H:l:p:R:S:tT:v",
 	    longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'c':
@@ -310,6 +370,20 @@ parse_args(struct args *a, int argc, char **argv)
 				usage();
 			}
 			break;
+		case 'R':
+			for (i = 1; simctl_policies[i] != NULL &&
+			    strcmp(optarg, simctl_policies[i]) != 0; i++)
+				;
+			if (simctl_policies[i] == NULL) {
+				warnmsg("-R %s: the replay is hold or asap",
+				    optarg);
+				usage();
+			}
+			a->replay = i;
+			break;
+		case 'S':
+			a->plan_file = optarg;
+			break;
 		case 't':
 			a->taskruns = 1;
 			break;
@@ -331,6 +405,12 @@ parse_args(struct args *a, int argc, char **argv)
 		usage();
 	if (a->circuits != NULL && a->fabric != SIM_STATIC) {
 		warnmsg("-c goes with -f static");
+		usage();
+	}
+	if ((a->replay != SIMCTL_NONE || a->plan_file != NULL) &&
+	    a->fabric >= 0 && a->fabric != SIM_SCHEDULE) {
+		warnmsg("-%c goes with -f schedule", a->replay != SIMCTL_NONE ?
+		    'R' : 'S');
 		usage();
 	}
 }
@@ -358,10 +438,13 @@ main(int argc, char **argv)
 		die("out of memory");
 	t0 = wclock_now();
 	read_input(&in, w, argc - 1, argv + 1);
+	if (a.plan_file != NULL)
+		plan_from(&in, a.plan_file);
 	fabric = choose_fabric(&in, &a);
 	t1 = wclock_now();
 	opt.fabric = fabric;
 	opt.host = a.host;
+	opt.replay = fabric == SIM_SCHEDULE ? a.replay : SIMCTL_NONE;
 	opt.packet = a.packet;
 	opt.time_limit = a.time_limit;
 	if (a.logpath != NULL && (opt.log = fopen(a.logpath, "w")) == NULL)

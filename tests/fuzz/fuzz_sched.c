@@ -4,7 +4,10 @@
  * sched_check() on what was read whole, and the index of when pairs
  * are next joined (lib/simnext) on a schedule that passes: every
  * circuit is up at its start, and a query of no up time is the next-up
- * one (abort() otherwise, which libFuzzer reports).
+ * one (abort() otherwise, which libFuzzer reports).  A small one-shot
+ * schedule is also replayed by its order (lib/simctl, ocssim -R) both
+ * ways; when every transfer is planned the replay is a max-plus system
+ * and dropping the planned times cannot make it later: asap <= hold.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -13,6 +16,8 @@
 #include "dagin.h"
 #include "fuzz.h"
 #include "sched.h"
+#include "sim.h"
+#include "simctl.h"
 #include "simnext.h"
 
 struct input {
@@ -45,6 +50,40 @@ index_check(const struct schedule *sc)
 	simnext_free(nx);
 }
 
+static int
+replay(const struct input *in, int policy, uint64_t *makespan)
+{
+	struct sim_opts opt = { .fabric = SIM_SCHEDULE, .packet = 4096,
+	    .time_limit = 1, .replay = policy };
+	struct sim_out out;
+	char err[400];
+	int rc;
+
+	rc = sim_run(&in->di.dag, &in->di.net, &in->sc, &opt, &out, err,
+	    sizeof(err));
+	*makespan = out.makespan;
+	sim_out_free(&out);	/* also after a failure */
+	return rc;
+}
+
+static void
+replay_check(const struct input *in)
+{
+	uint64_t hold, asap;
+	size_t i, nx = 0;
+
+	if (in->sc.periodic || in->di.dag.n == 0 || in->di.dag.n > 64 ||
+	    in->sc.nc > 64)
+		return;
+	for (i = 0; i < in->di.dag.n; i++)
+		nx += in->di.dag.t[i].kind == DAG_TRANSFER;
+	if (replay(in, SIMCTL_HOLD, &hold) != 0 ||
+	    replay(in, SIMCTL_ASAP, &asap) != 0)
+		return;
+	if (nx == in->sc.np && asap > hold)
+		abort();
+}
+
 static void
 other(void *arg, struct rec *r, const struct stream_rec *sr)
 {
@@ -67,8 +106,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sched_init(&in.sc);
 	if (dagin_read(&in.di, fp, "fuzz", w, "fuzz", 0, NULL, other, &in,
 	    err, sizeof(err)) == 0 && in.sc.present)
-		if (sched_check(&in.sc, &in.di.net, err, sizeof(err)) == 0)
+		if (sched_check(&in.sc, &in.di.net, err, sizeof(err)) == 0) {
 			index_check(&in.sc);
+			if (dagin_missing(&in.di) == NULL)
+				replay_check(&in);
+		}
 	sched_free(&in.sc);
 	dagin_free(&in.di);
 	(void)stream_writer_close(w);
