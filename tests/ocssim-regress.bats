@@ -61,6 +61,24 @@ bounded() {
 	assert_output '200000000 skip 99999999998 periods to 10000000000000000000'
 }
 
+# skipping DURATION: planned and unplanned transfers on two switches
+# whose circuits are up for part of each 50 ns period, a compute of
+# DURATION ps, a delivery latency and a plan that waits 30 ms.
+skipping() {
+	hdr; net 4 2 1000000 5000000000
+	xfer 0 '[]' 0 1 10000
+	xfer 1 '[]' 0 1 5000
+	xfer 2 '[]' 2 3 1000
+	comp 3 '[2]' 3 "$1"
+	xfer 4 '[3]' 3 2 999
+	echo '{"type":"schedule","scheduler":"hand","periodic":true,"period_ps":50000}'
+	echo '{"type":"circuit","switch":0,"a":0,"b":1,"from_ps":10000,"to_ps":40000}'
+	echo '{"type":"circuit","switch":1,"a":0,"b":1,"from_ps":0,"to_ps":20000}'
+	echo '{"type":"circuit","switch":1,"a":2,"b":3,"from_ps":30000,"to_ps":50000}'
+	echo '{"type":"circuit","switch":0,"a":2,"b":3,"from_ps":45000,"to_ps":50000}'
+	echo '{"type":"plan","task":1,"switch":1,"start_ps":30000000000}'
+}
+
 # The results of the unskipped simulator (fluxocs before the fix, which
 # took 2 s here): planned and unplanned transfers on two switches whose
 # circuits are up for part of each period, a compute, a delivery latency
@@ -69,25 +87,12 @@ bounded() {
 # (1 Mbit/s on average for 30 ms) and the planned 5000 B stream a 4096 B
 # window.  The bound: GPU 0's 15000 B at 2 Mbit/s, then 5 ms of latency.
 @test "ocssim: regression: periods skipped in closed form give the results of simulating each" {
-	{
-		hdr; net 4 2 1000000 5000000000
-		xfer 0 '[]' 0 1 10000
-		xfer 1 '[]' 0 1 5000
-		xfer 2 '[]' 2 3 1000
-		comp 3 '[2]' 3 12345678901
-		xfer 4 '[3]' 3 2 999
-		echo '{"type":"schedule","scheduler":"hand","periodic":true,"period_ps":50000}'
-		echo '{"type":"circuit","switch":0,"a":0,"b":1,"from_ps":10000,"to_ps":40000}'
-		echo '{"type":"circuit","switch":1,"a":0,"b":1,"from_ps":0,"to_ps":20000}'
-		echo '{"type":"circuit","switch":1,"a":2,"b":3,"from_ps":30000,"to_ps":50000}'
-		echo '{"type":"circuit","switch":0,"a":2,"b":3,"from_ps":45000,"to_ps":50000}'
-		echo '{"type":"plan","task":1,"switch":1,"start_ps":30000000000}'
-	} | mk s.mp
+	skipping 12345678901 | mk s.mp
 	timeout 60 "$FLUXOCS_RELBIN/ocssim" -t -l log.txt < s.mp > out.mp
 	run grep -c ' skip ' log.txt
 	assert_output 5
 	run bash -c "report --dump out.mp | jq -c 'select(.type != \"header\" and .type != \"task\" and .type != \"net\" and .type != \"schedule\" and .type != \"circuit\" and .type != \"plan\" and .type != \"end\") | del(.events)'"
-	assert_output '{"type":"result","makespan_ps":134999970000,"step_ps":[134999970000],"peak_buffer_bytes":15000,"peak_nic_bytes":10346,"nic_host":"plan","packet_bytes":4096,"lower_bound_ps":65000000000,"reconfigs":0,"bytes_sent":16999,"fabric":"schedule","scheduler":"hand"}
+	assert_output '{"type":"result","makespan_ps":134999970000,"step_ps":[134999970000],"peak_buffer_bytes":15000,"peak_nic_bytes":10346,"nic_host":"plan","packet_bytes":4096,"lower_bound_ps":65000000000,"reconfigs":0,"bytes_sent":16999,"fabric":"schedule","scheduler":"hand","replay":"none"}
 {"type":"gpustat","gpu":0,"busy_ps":0,"stall_ps":0,"peak_buffer_bytes":15000,"peak_nic_bytes":10346,"bytes_sent":15000}
 {"type":"gpustat","gpu":1,"busy_ps":0,"stall_ps":0,"peak_buffer_bytes":0,"peak_nic_bytes":0,"bytes_sent":0}
 {"type":"gpustat","gpu":2,"busy_ps":0,"stall_ps":0,"peak_buffer_bytes":1000,"peak_nic_bytes":1000,"bytes_sent":1000}
@@ -223,7 +228,7 @@ pairs() {
 	done
 }
 
-# The stream of "periods skipped ..." with a compute 10 times longer.
+# The stream of "periods skipped ..." with a compute ten times longer.
 # Its two flows are paused and resumed every period; each resume left
 # the old end event in the queue, so the queue grew by three events a
 # period and every window's look at it grew with it: 55 s for the
@@ -231,20 +236,7 @@ pairs() {
 # starts at 21 ms, as above; after it 999 B at half of 1 Mbit/s (the
 # circuits 2-3 are up half of each period) and 5 ms of latency.
 @test "ocssim: regression: stale flow events piled up over a long quiet periodic run" {
-	{
-		hdr; net 4 2 1000000 5000000000
-		xfer 0 '[]' 0 1 10000
-		xfer 1 '[]' 0 1 5000
-		xfer 2 '[]' 2 3 1000
-		comp 3 '[2]' 3 123456789010
-		xfer 4 '[3]' 3 2 999
-		echo '{"type":"schedule","scheduler":"hand","periodic":true,"period_ps":50000}'
-		echo '{"type":"circuit","switch":0,"a":0,"b":1,"from_ps":10000,"to_ps":40000}'
-		echo '{"type":"circuit","switch":1,"a":0,"b":1,"from_ps":0,"to_ps":20000}'
-		echo '{"type":"circuit","switch":1,"a":2,"b":3,"from_ps":30000,"to_ps":50000}'
-		echo '{"type":"circuit","switch":0,"a":2,"b":3,"from_ps":45000,"to_ps":50000}'
-		echo '{"type":"plan","task":1,"switch":1,"start_ps":30000000000}'
-	} | mk s.mp
+	skipping 123456789010 | mk s.mp
 	timeout 60 "$FLUXOCS_RELBIN/ocssim" < s.mp > out.mp
 	run bash -c "report --dump out.mp | jq -c 'select(.type == \"result\") | .makespan_ps'"
 	assert_output $((21000000000 + 123456789010 + 2 * 7992000000 + 5000000000))
