@@ -125,6 +125,15 @@ sched_add_circuit(struct schedule *s, uint32_t sw, uint32_t a, uint32_t b,
 }
 
 int
+sched_add_plan(struct schedule *s, uint32_t task, uint32_t sw, uint64_t start)
+{
+	if (mem_grow(&s->p, &s->pcap, s->np + 1, sizeof(*s->p)) != 0)
+		return -1;
+	s->p[s->np++] = (struct plan){ task, sw, start };
+	return 0;
+}
+
+int
 sched_read_circuit(struct rec *r, struct schedule *s, const struct net *n)
 {
 	uint64_t sw, a, b, from, to;

@@ -5,7 +5,8 @@
  * A schedule is a set of circuits, each {a, b} on one switch, usable in
  * [from_ps, to_ps); a periodic schedule gives one period and repeats.
  * Plans pin transfers to a switch, in start order per directed pair.
- * The struct owns its arrays.  Readers report through the record's
+ * The struct owns its arrays; sched_add_circuit() and sched_add_plan()
+ * append to them (-1 when memory runs out).  Readers report through the record's
  * sticky error; sched_take() routes a schedule, circuit or plan record
  * to its reader (returns 1; 0 for any other record), refusing a circuit
  * or plan when no net has been read (net NULL).  sched_check() sorts
@@ -79,6 +80,7 @@ int	sched_take(struct rec *, const struct stream_rec *,
 	    struct schedule *, const struct net *);
 int	sched_add_circuit(struct schedule *, uint32_t, uint32_t, uint32_t,
 	    uint64_t, uint64_t);
+int	sched_add_plan(struct schedule *, uint32_t, uint32_t, uint64_t);
 void	sched_write_schedule(msgpack_packer *, const struct schedule *);
 void	sched_write_circuit(msgpack_packer *, const struct circuit *);
 void	sched_write_plan(msgpack_packer *, const struct plan *);

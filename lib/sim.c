@@ -933,6 +933,8 @@ circuit_up(struct sim *s, uint32_t ci, uint64_t until)
 	s->partner[base + c->a] = c->b;
 	s->partner[base + c->b] = c->a;
 	s->up_at[ci] = s->now;
+	if (s->out->cup != NULL && s->out->cup[ci] == UINT64_MAX)
+		s->out->cup[ci] = s->now;
 	logev(s, "circuit-up %u %u-%u", c->sw, c->a, c->b);
 	for (j = 0; j < 2; j++) {
 		if ((pi = pis[j]) == NONE)
@@ -954,6 +956,8 @@ circuit_down(struct sim *s, uint32_t ci)
 	int j;
 
 	logev(s, "circuit-down %u %u-%u", c->sw, c->a, c->b);
+	if (s->out->cdown != NULL)
+		s->out->cdown[ci] = s->now;
 	add_u64(s, &s->out->sw[c->sw].up_ps, s->now - s->up_at[ci],
 	    "the circuit-up time of a switch (ps)");
 	s->up_at[ci] = UINT64_MAX;
@@ -1225,9 +1229,17 @@ setup_out(struct sim *s, struct sim_out *o)
 	o->sw = zalloc(s, s->net->switches, sizeof(*o->sw));
 	o->start = zalloc(s, s->d->n, sizeof(*o->start));
 	o->end = zalloc(s, s->d->n, sizeof(*o->end));
+	if (s->sc != NULL && s->sc->nc > 0) {
+		o->cup = zalloc(s, s->sc->nc, sizeof(*o->cup));
+		o->cdown = zalloc(s, s->sc->nc, sizeof(*o->cdown));
+	}
 	if (s->failed)
 		return -1;
 	memset(o->start, 0xff, s->d->n * sizeof(*o->start));
+	if (o->cup != NULL) {
+		memset(o->cup, 0xff, s->sc->nc * sizeof(*o->cup));
+		memset(o->cdown, 0xff, s->sc->nc * sizeof(*o->cdown));
+	}
 	return 0;
 }
 
@@ -1500,8 +1512,8 @@ new_ctl(struct sim *s)
 		sim_fail(s, "replay: needs a schedule, not the ideal fabric");
 		return -1;
 	}
-	s->ctl = simctl_new(s->d, s->net, s->sc, s->opt->replay, s->err,
-	    s->errlen);
+	s->ctl = simctl_new(s->d, s->net, s->sc, s->opt->replay,
+	    s->opt->up_after, s->opt->down_after, s->err, s->errlen);
 	s->failed = s->ctl == NULL;
 	return s->failed ? -1 : 0;
 }
@@ -1550,5 +1562,7 @@ sim_out_free(struct sim_out *o)
 	free(o->sw);
 	free(o->start);
 	free(o->end);
+	free(o->cup);
+	free(o->cdown);
 	memset(o, 0, sizeof(*o));
 }

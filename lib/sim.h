@@ -68,6 +68,9 @@ struct sim_out {
 	struct sim_gpustat	*gpu;
 	struct sim_switchstat	*sw;
 	uint64_t		*start, *end;	/* per task */
+	uint64_t		*cup, *cdown;	/* per circuit: first up,
+						   last down, or UINT64_MAX;
+						   NULL without circuits */
 };
 
 struct sim_opts {
@@ -79,6 +82,8 @@ struct sim_opts {
 	double		 time_limit;	/* wall-clock seconds, 0 for none */
 	void		(*progress)(void *, uint64_t, uint64_t, uint64_t);
 	void		*arg;
+	const uint64_t	*up_after;	/* replay: per circuit, or NULL */
+	const uint64_t	*down_after;
 };
 
 int	sim_run(const struct dag *, const struct net *,

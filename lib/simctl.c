@@ -22,6 +22,7 @@ struct ctlc {
 	uint8_t		state;
 	uint32_t	ntr;		/* planned transfers not sent yet */
 	uint64_t	from, to, ready;
+	uint64_t	up_after, down_after;
 };
 
 struct simctl {
@@ -226,7 +227,8 @@ refusal(const struct net *n, const struct schedule *sc)
 
 struct simctl *
 simctl_new(const struct dag *d, const struct net *n,
-    const struct schedule *sc, int policy, char *err, size_t len)
+    const struct schedule *sc, int policy, const uint64_t *up_after,
+    const uint64_t *down_after, char *err, size_t len)
 {
 	struct simctl *k;
 	const char *why;
@@ -251,7 +253,9 @@ simctl_new(const struct dag *d, const struct net *n,
 		k->of[i] = NONE;
 	for (i = 0; i < sc->nc; i++)
 		k->c[i] = (struct ctlc){ { NONE, NONE }, { 0, 0 }, 0, WAITING,
-		    0, sc->c[i].from, sc->c[i].to, 0 };
+		    0, sc->c[i].from, sc->c[i].to, 0,
+		    up_after != NULL ? up_after[i] : 0,
+		    down_after != NULL ? down_after[i] : 0 };
 	if (map_plans(k, d, sc, err, len) != 0 ||
 	    link_ports(k, n, sc, err, len) != 0) {
 		simctl_free(k);
@@ -275,10 +279,11 @@ static uint64_t
 release(const struct simctl *k, uint32_t ci)
 {
 	const struct ctlc *c = &k->c[ci];
+	uint64_t t = c->ready > c->up_after ? c->ready : c->up_after;
 
-	if (k->policy == SIMCTL_HOLD && c->from > c->ready)
+	if (k->policy == SIMCTL_HOLD && c->from > t)
 		return c->from;
-	return c->ready;
+	return t;
 }
 
 size_t
@@ -314,11 +319,11 @@ may_go(const struct simctl *k, uint32_t ci, uint64_t now, uint64_t *when)
 
 	if (c->state != UP || c->ntr > 0)
 		return 0;
-	*when = now;
+	*when = now > c->down_after ? now : c->down_after;
 	if (k->policy == SIMCTL_HOLD) {
 		if (c->to == SCHED_FOREVER)
 			return 0;
-		if (c->to > now)
+		if (c->to > *when)
 			*when = c->to;
 	}
 	return 1;

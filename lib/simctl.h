@@ -22,7 +22,10 @@
  * Under SIMCTL_HOLD a run on the plan's own DAG is the plan itself; a
  * late transfer delays what follows it and an early one gains nothing.
  * SIMCTL_ASAP drops the planned times and runs the same order as early
- * as it can.  Unplanned transfers are sent over whatever circuit of
+ * as it can.  Either way a caller may hold circuit i up no earlier than
+ * up_after[i] and down no earlier than down_after[i] (NULL: no such
+ * times), as an online controller does with the circuits of a plan it
+ * made at a given time (ocssim -O).  Unplanned transfers are sent over whatever circuit of
  * their pair is up, as ocssim runs them without a controller.
  *
  * simctl_new() refuses (NULL, with a message in the caller's buffer) a
@@ -57,7 +60,8 @@ extern const char *const simctl_policies[];
 struct simctl;
 
 struct simctl	*simctl_new(const struct dag *, const struct net *,
-		    const struct schedule *, int, char *, size_t);
+		    const struct schedule *, int, const uint64_t *,
+		    const uint64_t *, char *, size_t);
 void		 simctl_free(struct simctl *);
 size_t		 simctl_first(const struct simctl *, uint32_t *, uint64_t *);
 uint32_t	 simctl_circuit(const struct simctl *, uint32_t);
