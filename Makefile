@@ -46,6 +46,8 @@ ROTORSCHED_PARTS =	rotorsched_rotor rotorsched_tm rotorsched_place \
 TRACEGEN_PARTS =	tracegen_moe
 # chakra(1) too: tools/chakra_et.c.
 CHAKRA_PARTS =	chakra_et chakra_out
+# ocssim(1) too: tools/ocssim_online.c.
+OCSSIM_PARTS =	ocssim_online
 LIBSRC =	$(wildcard lib/*.c)
 UNITSRC =	$(wildcard tests/unit/test_*.c)
 
@@ -125,6 +127,11 @@ $(B)/bin/chakra: $(B)/obj/tools/chakra.o \
 	@mkdir -p $(@D)
 	$(call say,LD)$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
 
+$(B)/bin/ocssim: $(B)/obj/tools/ocssim.o \
+    $(OCSSIM_PARTS:%=$(B)/obj/tools/%.o) $(B)/libfluxocs.a
+	@mkdir -p $(@D)
+	$(call say,LD)$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
+
 # The sanitizer build: same sources, its own objects.
 $(B)/asan/obj/%.o: lib/%.c lib/*.h
 	@mkdir -p $(@D)
@@ -159,6 +166,11 @@ $(B)/asan/bin/tracegen: $(B)/asan/obj/tools/tracegen.o \
 
 $(B)/asan/bin/chakra: $(B)/asan/obj/tools/chakra.o \
     $(CHAKRA_PARTS:%=$(B)/asan/obj/tools/%.o) $(B)/asan/libfluxocs.a
+	@mkdir -p $(@D)
+	$(call say,LD)$(CC) $(ASAN_FLAGS) -o $@ $^ $(LIBS)
+
+$(B)/asan/bin/ocssim: $(B)/asan/obj/tools/ocssim.o \
+    $(OCSSIM_PARTS:%=$(B)/asan/obj/tools/%.o) $(B)/asan/libfluxocs.a
 	@mkdir -p $(@D)
 	$(call say,LD)$(CC) $(ASAN_FLAGS) -o $@ $^ $(LIBS)
 
@@ -210,6 +222,11 @@ $(B)/clang/bin/tracegen: $(B)/clang/obj/tools/tracegen.o \
 
 $(B)/clang/bin/chakra: $(B)/clang/obj/tools/chakra.o \
     $(CHAKRA_PARTS:%=$(B)/clang/obj/tools/%.o) $(B)/clang/libfluxocs.a
+	@mkdir -p $(@D)
+	$(call say,CLANG)$(CLANG) $(ASAN_FLAGS) -o $@ $^ $(LIBS)
+
+$(B)/clang/bin/ocssim: $(B)/clang/obj/tools/ocssim.o \
+    $(OCSSIM_PARTS:%=$(B)/clang/obj/tools/%.o) $(B)/clang/libfluxocs.a
 	@mkdir -p $(@D)
 	$(call say,CLANG)$(CLANG) $(ASAN_FLAGS) -o $@ $^ $(LIBS)
 

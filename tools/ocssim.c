@@ -24,6 +24,7 @@
 #include "filter.h"
 #include "header.h"
 #include "net.h"
+#include "ocssim.h"
 #include "rec.h"
 #include "sched.h"
 #include "sim.h"
@@ -36,6 +37,8 @@
 struct input {
 	struct dagin	 di;
 	struct schedule	 sc;
+	struct dagin	 nom;		/* -S: the plan's own DAG */
+	int		 have_nom;
 };
 
 struct args {
@@ -49,6 +52,8 @@ struct args {
 	double		 time_limit;
 	int		 replay;	/* enum simctl_policy */
 	const char	*plan_file;	/* -S: the schedule's stream */
+	int		 online;	/* -O */
+	uint64_t	 latency;	/* -O: decision latency, ps */
 };
 
 static void
@@ -56,8 +61,9 @@ usage(void)
 {
 	fprintf(stderr, "usage: ocssim [-tv] [-c circuits] "
 	    "[-f schedule|ideal|static] [-H plan|unaware|circuit]\n"
-	    "              [-l logfile] [-p packet] [-R hold|asap] "
-	    "[-S stream] [-T seconds]\n");
+	    "              [-l logfile] [-O latency] [-p packet] "
+	    "[-R hold|asap] [-S stream]\n"
+	    "              [-T seconds]\n");
 	exit(2);
 }
 
@@ -223,7 +229,8 @@ plan_from(struct input *in, const char *path)
 		    "own shape", path, at, side.di.dag.n, in->di.dag.n);
 	sched_free(&in->sc);
 	in->sc = side.sc;
-	dagin_free(&side.di);
+	in->nom = side.di;
+	in->have_nom = 1;
 }
 
 static void
@@ -239,12 +246,13 @@ progress(void *arg, uint64_t done, uint64_t total, uint64_t now)
 
 static void
 write_result(msgpack_packer *pk, const struct sim_out *o, int fabric,
-    const struct schedule *sc, const struct args *a, uint64_t bound)
+    const struct schedule *sc, const struct args *a, uint64_t bound,
+    uint32_t replans)
 {
 	uint32_t i;
 	uint64_t prev = 0;
 
-	stream_pack_record(pk, "result", 14);
+	stream_pack_record(pk, "result", a->online ? 16 : 14);
 	stream_pack_ku64(pk, "makespan_ps", o->makespan);
 	stream_pack_str(pk, "step_ps");
 	msgpack_pack_array(pk, o->nsteps);
@@ -265,8 +273,12 @@ write_result(msgpack_packer *pk, const struct sim_out *o, int fabric,
 	stream_pack_kstr(pk, "scheduler", fabric == SIM_IDEAL ? "none" :
 	    sc->scheduler);
 	stream_pack_ku64(pk, "events", o->events);
-	stream_pack_kstr(pk, "replay", simctl_policies[fabric ==
-	    SIM_SCHEDULE ? a->replay : SIMCTL_NONE]);
+	stream_pack_kstr(pk, "replay", a->online ? "online" :
+	    simctl_policies[fabric == SIM_SCHEDULE ? a->replay : SIMCTL_NONE]);
+	if (!a->online)
+		return;
+	stream_pack_ku64(pk, "replans", replans);
+	stream_pack_ku64(pk, "decision_latency_ps", a->latency);
 }
 
 static void
@@ -320,6 +332,7 @@ parse_args(struct args *a, int argc, char **argv)
 		{ "fabric",	required_argument, NULL, 'f' },
 		{ "host",	required_argument, NULL, 'H' },
 		{ "log",	required_argument, NULL, 'l' },
+		{ "online",	required_argument, NULL, 'O' },
 		{ "packet",	required_argument, NULL, 'p' },
 		{ "replay",	required_argument, NULL, 'R' },
 		{ "schedule",	required_argument, NULL, 'S' },
@@ -332,7 +345,7 @@ parse_args(struct args *a, int argc, char **argv)
 	int ch, i;
 
 	*a = (struct args){ .fabric = -1, .packet = 4096 };
-	while ((ch = getopt_long(argc, die_argv(argv), "c:f:H:l:p:R:S:tT:v",
+	while ((ch = getopt_long(argc, die_argv(argv), "c:f:H:l:O:p:R:S:tT:v",
 	    longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'c':
@@ -369,6 +382,14 @@ parse_args(struct args *a, int argc, char **argv)
 				    "a packet holds at least one byte");
 				usage();
 			}
+			break;
+		case 'O':
+			if ((msg = units_parse_time(optarg, &a->latency)) !=
+			    NULL) {
+				warnmsg("-O %s: %s", optarg, msg);
+				usage();
+			}
+			a->online = 1;
 			break;
 		case 'R':
 			for (i = 1; simctl_policies[i] != NULL &&
@@ -407,6 +428,12 @@ parse_args(struct args *a, int argc, char **argv)
 		warnmsg("-c goes with -f static");
 		usage();
 	}
+	if (a->online && (a->plan_file == NULL || a->replay != SIMCTL_NONE ||
+	    a->logpath != NULL)) {
+		warnmsg("-O needs -S (the nominal plan), and goes without -R "
+		    "and -l");
+		usage();
+	}
 	if ((a->replay != SIMCTL_NONE || a->plan_file != NULL) &&
 	    a->fabric >= 0 && a->fabric != SIM_SCHEDULE) {
 		warnmsg("-%c goes with -f schedule", a->replay != SIMCTL_NONE ?
@@ -426,6 +453,7 @@ main(int argc, char **argv)
 	char err[400];
 	int fabric, rc;
 	uint64_t bound;
+	uint32_t replans = 0;
 	double t0, t1, t2;
 
 	die_init("ocssim");
@@ -451,7 +479,12 @@ main(int argc, char **argv)
 		die("%s: %s", a.logpath, strerror(errno));
 	if (isatty(STDERR_FILENO))
 		opt.progress = progress;
-	rc = sim_run(&in.di.dag, &in.di.net, &in.sc, &opt, &out, err, sizeof(err));
+	if (a.online)
+		rc = online_run(&in.di.dag, &in.nom.dag, &in.di.net, &in.sc,
+		    a.latency, &opt, &out, &replans, err, sizeof(err));
+	else
+		rc = sim_run(&in.di.dag, &in.di.net, &in.sc, &opt, &out, err,
+		    sizeof(err));
 	t2 = wclock_now();
 	if (opt.progress != NULL)
 		fputc('\n', stderr);
@@ -463,7 +496,8 @@ main(int argc, char **argv)
 		die("out of memory");
 	if (opt.log != NULL && fclose(opt.log) != 0)
 		die("%s: %s", a.logpath, strerror(errno));
-	write_result(stream_packer(w), &out, fabric, &in.sc, &a, bound);
+	write_result(stream_packer(w), &out, fabric, &in.sc, &a, bound,
+	    replans);
 	write_stats(stream_packer(w), &out, &in.di.net, fabric);
 	if (a.taskruns)
 		write_runs(stream_packer(w), &out, in.di.dag.n);
@@ -476,6 +510,8 @@ main(int argc, char **argv)
 		    t2 > t1 ? out.events / (t2 - t1) : 0.0, wclock_now() - t2);
 	sim_out_free(&out);
 	dagin_free(&in.di);
+	if (in.have_nom)
+		dagin_free(&in.nom);
 	sched_free(&in.sc);
 	return 0;
 }
