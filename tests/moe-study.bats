@@ -15,12 +15,12 @@ load helpers
 8	gini:0.3	10us	1
 8	gini:0.3	10us	2"
 	# uniform routing is not sampled: both seeds are the nominal step,
-	# and robust Flux is the clairvoyant plan itself
-	run awk -F '\t' 'NR > 1 && $2 == "uniform" { print ($8 == $9 && $9 == $5) }' out/runs.tsv
+	# robust Flux is the clairvoyant plan itself, online never re-plans
+	run awk -F '\t' 'NR > 1 && $2 == "uniform" { print ($8 == $9 && $9 == $5 && $22 == $5 && $23 == 0) }' out/runs.tsv
 	assert_output '1
 1'
 	# every bound below every run, asap never after hold
-	run awk -F '\t' 'NR > 1 { ok = $7 <= $6; for (c = 8; c <= 13; c++) ok = ok && $6 <= $c; print (ok && $14 >= $7 && $10 <= $9) }' out/runs.tsv
+	run awk -F '\t' 'NR > 1 { ok = $7 <= $6 && $6 <= $22; for (c = 8; c <= 13; c++) ok = ok && $6 <= $c; print (ok && $14 >= $7 && $10 <= $9) }' out/runs.tsv
 	assert_output '1
 1
 1
@@ -32,14 +32,14 @@ load helpers
 
 @test "moe-study: the table's means, spreads and kept share, worked by hand" {
 	{
-		printf 'gpus\tskew\ttau\tseed\tplan_ps\tbound_ps\tcp_bound_ps\tclair_ps\trobust_ps\tasap_ps\tblind_ps\trotor_ps\tbvn_ps\tideal_ps\tclair_nic\trobust_nic\tasap_nic\tblind_nic\trotor_nic\tbvn_nic\tideal_nic\n'
-		# base 120 ms (rotor), clair 100, robust 110: half kept
-		printf '8\tgini:0.2\t1us\t1\t1\t90000000000\t80000000000\t100000000000\t110000000000\t105000000000\t115000000000\t120000000000\t130000000000\t95000000000\t8192\t8192\t8192\t8192\t2097152\t3145728\t1048576\n'
-		# base 110 ms (bvn), clair 100, robust 100: all kept
-		printf '8\tgini:0.2\t1us\t2\t1\t92000000000\t80000000000\t100000000000\t100000000000\t100000000000\t104000000000\t140000000000\t110000000000\t97000000000\t8192\t4096\t8192\t8192\t1048576\t1048576\t1048576\n'
+		printf 'gpus\tskew\ttau\tseed\tplan_ps\tbound_ps\tcp_bound_ps\tclair_ps\trobust_ps\tasap_ps\tblind_ps\trotor_ps\tbvn_ps\tideal_ps\tclair_nic\trobust_nic\tasap_nic\tblind_nic\trotor_nic\tbvn_nic\tideal_nic\tonline_ps\treplans\tonline_nic\n'
+		# base 120 ms (rotor), clair 100, robust 110: half kept; online 104
+		printf '8\tgini:0.2\t1us\t1\t1\t90000000000\t80000000000\t100000000000\t110000000000\t105000000000\t115000000000\t120000000000\t130000000000\t95000000000\t8192\t8192\t8192\t8192\t2097152\t3145728\t1048576\t104000000000\t10\t8192\n'
+		# base 110 ms (bvn), clair 100, robust 100: all kept; online 100
+		printf '8\tgini:0.2\t1us\t2\t1\t92000000000\t80000000000\t100000000000\t100000000000\t100000000000\t104000000000\t140000000000\t110000000000\t97000000000\t8192\t4096\t8192\t8192\t1048576\t1048576\t1048576\t100000000000\t20\t4096\n'
 	} > runs.tsv
 	run "$TOP/pipelines/moe-table" < runs.tsv
-	assert_line --index 1 '8    gini:0.2  1us   91.00~1.00   100.00~0.00  105.00~5.00  102.50~2.50  109.50~5.50  130.00~10.00 120.00~10.00 96.00~1.00    75.0%  8K/8K/2M/3M/1M'
+	assert_line --index 1 '8    gini:0.2  1us   91.00~1.00   100.00~0.00  105.00~5.00  102.50~2.50  102.00~2.00  109.50~5.50  130.00~10.00 120.00~10.00 96.00~1.00    75.0%  90.0%    15.0  8K/8K/8K/2M/3M/1M'
 }
 
 @test "moe-study: a case that fails a check fails the study and names it" {
