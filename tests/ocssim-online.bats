@@ -3,17 +3,7 @@
 # real sizes become known (ocssim(1), "Online Flux").
 
 load helpers
-
-# 4 GPUs, 2 switches, 1 MB in 10 us on a circuit, tau 10 us, port model
-NET='{"type":"net","gpus":4,"switches":2,"bandwidth_bps":800000000000,"reconfig_ps":10000000,"reconfig_model":"port","latency_ps":0}'
-
-result() {
-	records "$1" result | jq -r ".$2"
-}
-
-runs() {
-	records "$1" taskrun | jq -c '[.start_ps, .end_ps]'
-}
+load replay
 
 # chain B1 B2: a 1 us compute on GPU 0, B1 bytes 0->1, a 1 us compute on
 # GPU 1, B2 bytes 1->2.

@@ -4,18 +4,7 @@
 # times, then the plans of fluxsolve and the MoE traces of tracegen.
 
 load helpers
-
-# 4 GPUs, 2 switches, 1 MB in 10 us on a circuit, tau 10 us, port model
-NET='{"type":"net","gpus":4,"switches":2,"bandwidth_bps":800000000000,"reconfig_ps":10000000,"reconfig_model":"port","latency_ps":0}'
-
-result() {
-	records "$1" result | jq -r ".$2"
-}
-
-# runs FILE: [start, end] of every task run
-runs() {
-	records "$1" taskrun | jq -c '[.start_ps, .end_ps]'
-}
+load replay
 
 # bytes FILE: the bytes of every transfer of a stream, in all
 bytes() {
