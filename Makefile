@@ -48,6 +48,20 @@ TRACEGEN_PARTS =	tracegen_moe
 CHAKRA_PARTS =	chakra_et chakra_out
 # ocssim(1) too: tools/ocssim_online.c.
 OCSSIM_PARTS =	ocssim_online
+# The tools built from more than one file, as tool:PARTS-variable.
+MULTI_TOOLS =	report:REPORT_PARTS rotorsched:ROTORSCHED_PARTS \
+		tracegen:TRACEGEN_PARTS chakra:CHAKRA_PARTS ocssim:OCSSIM_PARTS
+
+# $(call multi_link,BUILD,LINKER,FLAGS,TOOL,PARTS): the link rule of
+# such a tool in one build ($(B), $(B)/asan or $(B)/clang).
+define multi_link
+$(1)/bin/$(4): $(1)/obj/tools/$(4).o $(5:%=$(1)/obj/tools/%.o) \
+    $(1)/libfluxocs.a
+	@mkdir -p $$(@D)
+	$$(call say,LD)$(2) $(3) -o $$@ $$^ $$(LIBS)
+endef
+# $(call multi_links,BUILD,LINKER,FLAGS): those rules for every such tool
+multi_links = $(foreach m,$(MULTI_TOOLS),$(eval $(call multi_link,$(1),$(2),$(3),$(word 1,$(subst :, ,$(m))),$($(word 2,$(subst :, ,$(m)))))))
 LIBSRC =	$(wildcard lib/*.c)
 UNITSRC =	$(wildcard tests/unit/test_*.c)
 
@@ -107,30 +121,12 @@ $(B)/bin/%: $(B)/obj/tools/%.o $(B)/libfluxocs.a
 	@mkdir -p $(@D)
 	$(call say,LD)$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
 
-$(B)/bin/report: $(B)/obj/tools/report.o \
-    $(REPORT_PARTS:%=$(B)/obj/tools/%.o) $(B)/libfluxocs.a
-	@mkdir -p $(@D)
-	$(call say,LD)$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
+$(call multi_links,$(B),$$(CC),$$(CFLAGS))
 
-$(B)/bin/rotorsched: $(B)/obj/tools/rotorsched.o \
-    $(ROTORSCHED_PARTS:%=$(B)/obj/tools/%.o) $(B)/libfluxocs.a
-	@mkdir -p $(@D)
-	$(call say,LD)$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
 
-$(B)/bin/tracegen: $(B)/obj/tools/tracegen.o \
-    $(TRACEGEN_PARTS:%=$(B)/obj/tools/%.o) $(B)/libfluxocs.a
-	@mkdir -p $(@D)
-	$(call say,LD)$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
 
-$(B)/bin/chakra: $(B)/obj/tools/chakra.o \
-    $(CHAKRA_PARTS:%=$(B)/obj/tools/%.o) $(B)/libfluxocs.a
-	@mkdir -p $(@D)
-	$(call say,LD)$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
 
-$(B)/bin/ocssim: $(B)/obj/tools/ocssim.o \
-    $(OCSSIM_PARTS:%=$(B)/obj/tools/%.o) $(B)/libfluxocs.a
-	@mkdir -p $(@D)
-	$(call say,LD)$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
+
 
 # The sanitizer build: same sources, its own objects.
 $(B)/asan/obj/%.o: lib/%.c lib/*.h
@@ -149,30 +145,12 @@ $(B)/asan/bin/%: $(B)/asan/obj/tools/%.o $(B)/asan/libfluxocs.a
 	@mkdir -p $(@D)
 	$(call say,LD)$(CC) $(ASAN_FLAGS) -o $@ $^ $(LIBS)
 
-$(B)/asan/bin/report: $(B)/asan/obj/tools/report.o \
-    $(REPORT_PARTS:%=$(B)/asan/obj/tools/%.o) $(B)/asan/libfluxocs.a
-	@mkdir -p $(@D)
-	$(call say,LD)$(CC) $(ASAN_FLAGS) -o $@ $^ $(LIBS)
+$(call multi_links,$(B)/asan,$$(CC),$$(ASAN_FLAGS))
 
-$(B)/asan/bin/rotorsched: $(B)/asan/obj/tools/rotorsched.o \
-    $(ROTORSCHED_PARTS:%=$(B)/asan/obj/tools/%.o) $(B)/asan/libfluxocs.a
-	@mkdir -p $(@D)
-	$(call say,LD)$(CC) $(ASAN_FLAGS) -o $@ $^ $(LIBS)
 
-$(B)/asan/bin/tracegen: $(B)/asan/obj/tools/tracegen.o \
-    $(TRACEGEN_PARTS:%=$(B)/asan/obj/tools/%.o) $(B)/asan/libfluxocs.a
-	@mkdir -p $(@D)
-	$(call say,LD)$(CC) $(ASAN_FLAGS) -o $@ $^ $(LIBS)
 
-$(B)/asan/bin/chakra: $(B)/asan/obj/tools/chakra.o \
-    $(CHAKRA_PARTS:%=$(B)/asan/obj/tools/%.o) $(B)/asan/libfluxocs.a
-	@mkdir -p $(@D)
-	$(call say,LD)$(CC) $(ASAN_FLAGS) -o $@ $^ $(LIBS)
 
-$(B)/asan/bin/ocssim: $(B)/asan/obj/tools/ocssim.o \
-    $(OCSSIM_PARTS:%=$(B)/asan/obj/tools/%.o) $(B)/asan/libfluxocs.a
-	@mkdir -p $(@D)
-	$(call say,LD)$(CC) $(ASAN_FLAGS) -o $@ $^ $(LIBS)
+
 
 $(B)/asan/unit/%: tests/unit/%.c tests/unit/tap.h $(B)/asan/libfluxocs.a
 	@mkdir -p $(@D)
@@ -205,30 +183,12 @@ $(B)/clang/bin/%: $(B)/clang/obj/tools/%.o $(B)/clang/libfluxocs.a
 	@mkdir -p $(@D)
 	$(call say,LD)$(CLANG) $(ASAN_FLAGS) -o $@ $^ $(LIBS)
 
-$(B)/clang/bin/report: $(B)/clang/obj/tools/report.o \
-    $(REPORT_PARTS:%=$(B)/clang/obj/tools/%.o) $(B)/clang/libfluxocs.a
-	@mkdir -p $(@D)
-	$(call say,LD)$(CLANG) $(ASAN_FLAGS) -o $@ $^ $(LIBS)
+$(call multi_links,$(B)/clang,$$(CLANG),$$(ASAN_FLAGS))
 
-$(B)/clang/bin/rotorsched: $(B)/clang/obj/tools/rotorsched.o \
-    $(ROTORSCHED_PARTS:%=$(B)/clang/obj/tools/%.o) $(B)/clang/libfluxocs.a
-	@mkdir -p $(@D)
-	$(call say,CLANG)$(CLANG) $(ASAN_FLAGS) -o $@ $^ $(LIBS)
 
-$(B)/clang/bin/tracegen: $(B)/clang/obj/tools/tracegen.o \
-    $(TRACEGEN_PARTS:%=$(B)/clang/obj/tools/%.o) $(B)/clang/libfluxocs.a
-	@mkdir -p $(@D)
-	$(call say,CLANG)$(CLANG) $(ASAN_FLAGS) -o $@ $^ $(LIBS)
 
-$(B)/clang/bin/chakra: $(B)/clang/obj/tools/chakra.o \
-    $(CHAKRA_PARTS:%=$(B)/clang/obj/tools/%.o) $(B)/clang/libfluxocs.a
-	@mkdir -p $(@D)
-	$(call say,CLANG)$(CLANG) $(ASAN_FLAGS) -o $@ $^ $(LIBS)
 
-$(B)/clang/bin/ocssim: $(B)/clang/obj/tools/ocssim.o \
-    $(OCSSIM_PARTS:%=$(B)/clang/obj/tools/%.o) $(B)/clang/libfluxocs.a
-	@mkdir -p $(@D)
-	$(call say,CLANG)$(CLANG) $(ASAN_FLAGS) -o $@ $^ $(LIBS)
+
 
 $(B)/clang/unit/%: tests/unit/%.c tests/unit/tap.h $(B)/clang/libfluxocs.a
 	@mkdir -p $(@D)
