@@ -81,3 +81,19 @@ chain() {
 	run ocssim -S plan.mp -O 1ms -f ideal < real.mp
 	assert_failure 2
 }
+
+@test "ocssim-online: -B re-plans with the flux method in a budget, and goes with -O only" {
+	chain 1000000 1000000 | pack | fluxsolve -m greedy > plan.mp
+	chain 2000000 2000000 | mk real.mp
+	# the chain has one schedule: the flux method finds what the greedy does
+	ocssim -t -S plan.mp -O 0 -B 0.5 < real.mp > out.mp
+	run result out.mp makespan_ps
+	assert_output 42000000
+	run result out.mp replans
+	assert_output 2
+	run ocssim -B 1 < plan.mp
+	assert_failure 2
+	assert_line --index 0 'ocssim: -B goes with -O'
+	run ocssim -S plan.mp -O 0 -B never < real.mp
+	assert_failure 2
+}

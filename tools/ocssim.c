@@ -54,12 +54,13 @@ struct args {
 	const char	*plan_file;	/* -S: the schedule's stream */
 	int		 online;	/* -O */
 	uint64_t	 latency;	/* -O: decision latency, ps */
+	double		 budget;	/* -B: seconds per re-plan */
 };
 
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: ocssim [-tv] [-c circuits] "
+	fprintf(stderr, "usage: ocssim [-tv] [-B seconds] [-c circuits] "
 	    "[-f schedule|ideal|static] [-H plan|unaware|circuit]\n"
 	    "              [-l logfile] [-O latency] [-p packet] "
 	    "[-R hold|asap] [-S stream]\n"
@@ -328,6 +329,7 @@ static void
 parse_args(struct args *a, int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		{ "budget",	required_argument, NULL, 'B' },
 		{ "circuits",	required_argument, NULL, 'c' },
 		{ "fabric",	required_argument, NULL, 'f' },
 		{ "host",	required_argument, NULL, 'H' },
@@ -345,7 +347,7 @@ parse_args(struct args *a, int argc, char **argv)
 	int ch, i;
 
 	*a = (struct args){ .fabric = -1, .packet = 4096 };
-	while ((ch = getopt_long(argc, die_argv(argv), "c:f:H:l:O:p:R:S:tT:v",
+	while ((ch = getopt_long(argc, die_argv(argv), "B:c:f:H:l:O:p:R:S:tT:v",
 	    longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'c':
@@ -380,6 +382,13 @@ parse_args(struct args *a, int argc, char **argv)
 			    NULL || a->packet == 0) {
 				warnmsg("-p %s: %s", optarg, msg ? msg :
 				    "a packet holds at least one byte");
+				usage();
+			}
+			break;
+		case 'B':
+			if ((msg = units_parse_seconds(optarg,
+			    &a->budget)) != NULL) {
+				warnmsg("-B %s: %s", optarg, msg);
 				usage();
 			}
 			break;
@@ -426,6 +435,10 @@ parse_args(struct args *a, int argc, char **argv)
 		usage();
 	if (a->circuits != NULL && a->fabric != SIM_STATIC) {
 		warnmsg("-c goes with -f static");
+		usage();
+	}
+	if (a->budget > 0 && !a->online) {
+		warnmsg("-B goes with -O");
 		usage();
 	}
 	if (a->online && (a->plan_file == NULL || a->replay != SIMCTL_NONE ||
@@ -481,7 +494,8 @@ main(int argc, char **argv)
 		opt.progress = progress;
 	if (a.online)
 		rc = online_run(&in.di.dag, &in.nom.dag, &in.di.net, &in.sc,
-		    a.latency, &opt, &out, &replans, err, sizeof(err));
+		    a.latency, a.budget, &opt, &out, &replans, err,
+		    sizeof(err));
 	else
 		rc = sim_run(&in.di.dag, &in.di.net, &in.sc, &opt, &out, err,
 		    sizeof(err));

@@ -12,7 +12,9 @@
  *     the plan's becomes ready, and no sooner than latency ps after the
  *     last re-plan (the controller is busy that long), the controller
  *     plans the whole step anew on what it knows at t: real amounts for
- *     the tasks ready by t, nominal ones for the rest;
+ *     the tasks ready by t, nominal ones for the rest (with a budget of
+ *     seconds > 0, the flux method of lib/fsolve within it: the best
+ *     schedule found in that wall-clock time, so runs may differ);
  *   - the new plan takes effect latency ps later, at T = t + latency:
  *     what has started by T stays as it ran (its transfers, and the
  *     circuits up by T, which stay up until T at least), and every other
@@ -39,7 +41,8 @@
 #include "sim.h"
 
 int	online_run(const struct dag *, const struct dag *, const struct net *,
-	    const struct schedule *, uint64_t, const struct sim_opts *,
-	    struct sim_out *, uint32_t *, char *, size_t);
+	    const struct schedule *, uint64_t, double,
+	    const struct sim_opts *, struct sim_out *, uint32_t *, char *,
+	    size_t);
 
 #endif

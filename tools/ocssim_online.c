@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "dag.h"
+#include "fsolve.h"
 #include "greedy.h"
 #include "net.h"
 #include "ocssim.h"
@@ -17,6 +18,7 @@ struct online {
 	const struct dag	*real;
 	const struct net	*net;
 	uint64_t		 latency;
+	double			 budget;	/* seconds of the flux method */
 	uint64_t		*assumed;	/* per task: the plan's amount */
 	uint64_t		*ready;		/* per task, in the last run */
 	uint64_t		*prev;		/* per task: start, last run */
@@ -270,11 +272,25 @@ copy_plan(struct online *o, const struct schedule *sc)
 	return 0;
 }
 
+/* The new plan of h: the greedy's, or the flux method's in budget. */
+static int
+plan_of(struct online *o, const struct dag *h, struct fsolve *fs)
+{
+	struct fsolve_opts fo = { .method = FSOLVE_FLUX, .solver = "lpsolve",
+	    .limit = o->budget, .max_bin = 2000 };
+
+	if (o->budget <= 0)
+		fo.method = FSOLVE_GREEDY;
+	if (fsolve_run(h, o->net, &fo, fs) == 0)
+		return 0;
+	return fail(o, "online: re-plan: %s", fs->err);
+}
+
 /* One re-plan at t, from the run in out. */
 static int
 replan(struct online *o, const struct sim_out *out, uint64_t t)
 {
-	struct greedy g;
+	struct fsolve fs;
 	struct dag h;
 	uint64_t T;
 	int rc;
@@ -284,13 +300,13 @@ replan(struct online *o, const struct sim_out *out, uint64_t t)
 		    "after 18446744073709551615 ps", (unsigned long long)t);
 	if (knowledge(o, t, &h) != 0)
 		return -1;
-	if ((rc = greedy_run(&h, o->net, &g)) != 0) {
+	if (plan_of(o, &h, &fs) != 0) {
+		fsolve_free(&fs);
 		free(h.t);
-		return fail(o, rc == -1 ? "out of memory" :
-		    "online: the greedy found no place for a transfer");
+		return -1;
 	}
-	rc = splice(o, out, T, &h, &g.sc);
-	greedy_free(&g);
+	rc = splice(o, out, T, &h, &fs.best.sc);
+	fsolve_free(&fs);
 	free(h.t);
 	return rc;
 }
@@ -315,8 +331,8 @@ run(struct online *o, const struct sim_opts *opt0, struct sim_out *out)
 int
 online_run(const struct dag *real, const struct dag *nom,
     const struct net *net, const struct schedule *sc, uint64_t latency,
-    const struct sim_opts *opt0, struct sim_out *out, uint32_t *replans,
-    char *err, size_t errlen)
+    double budget, const struct sim_opts *opt0, struct sim_out *out,
+    uint32_t *replans, char *err, size_t errlen)
 {
 	struct online o;
 	uint64_t r, t, last = 0;
@@ -327,6 +343,7 @@ online_run(const struct dag *real, const struct dag *nom,
 	o.real = real;
 	o.net = net;
 	o.latency = latency;
+	o.budget = budget;
 	o.err = err;
 	o.errlen = errlen;
 	sched_init(&o.cur);
