@@ -14,6 +14,7 @@
 #include "sim.h"
 #include "simbuf.h"
 #include "simctl.h"
+#include "simideal.h"
 #include "simnext.h"
 #include "simskip.h"
 #include "simstate.h"
@@ -64,8 +65,8 @@ logf_(struct sim *s, const char *fmt, ...)
 	fputc('\n', s->opt->log);
 }
 
-static int
-grow(struct sim *s, void *p, size_t *cap, size_t need, size_t sz)
+int
+sim_grow(struct sim *s, void *p, size_t *cap, size_t need, size_t sz)
 {
 	if (mem_grow(p, cap, need, sz) == 0)
 		return 0;
@@ -146,7 +147,7 @@ pair_find(struct sim *s, uint32_t a, uint32_t b, int create)
 			return s->hval[i];
 	if (!create)
 		return NONE;
-	if (grow(s, &s->pr, &s->prcap, s->npr + 1, sizeof(*s->pr)))
+	if (sim_grow(s, &s->pr, &s->prcap, s->npr + 1, sizeof(*s->pr)))
 		return NONE;
 	p = &s->pr[s->npr];
 	*p = (struct pair){ .src = a, .dst = b, .qhead = NONE, .qtail = NONE,
@@ -174,7 +175,7 @@ flow_new(struct sim *s, uint32_t seg, uint32_t pair, int32_t sw)
 		i = s->flfree;
 		s->flfree = s->fl[i].gnext;
 	} else {
-		if (grow(s, &s->fl, &s->flcap, s->nfl + 1,
+		if (sim_grow(s, &s->fl, &s->flcap, s->nfl + 1,
 		    sizeof(*s->fl)))
 			return NONE;
 		i = (uint32_t)s->nfl++;
@@ -240,8 +241,8 @@ flow_advance(struct sim *s, struct flow *f)
 			s->swork[sw] += w / k;
 }
 
-static void
-flow_rate(struct sim *s, uint32_t i, uint64_t rate)
+void
+sim_flow_rate(struct sim *s, uint32_t i, uint64_t rate)
 {
 	struct flow *f = &s->fl[i];
 
@@ -299,7 +300,7 @@ seg_new(struct sim *s, uint32_t task, uint64_t bytes)
 		i = s->segfree;
 		s->segfree = s->seg[i].next;
 	} else {
-		if (grow(s, &s->seg, &s->segcap, s->nseg + 1,
+		if (sim_grow(s, &s->seg, &s->segcap, s->nseg + 1,
 		    sizeof(*s->seg)))
 			return NONE;
 		i = (uint32_t)s->nseg++;
@@ -407,7 +408,7 @@ pair_serve(struct sim *s, uint32_t pi)
 	p = &s->pr[pi];
 	p->flow = f;
 	logev(s, "send-start %u %u->%u", s->seg[sg].task, p->src, p->dst);
-	flow_rate(s, f, pair_rate(s, p));
+	sim_flow_rate(s, f, pair_rate(s, p));
 }
 
 /* What n bytes take at one circuit's rate, rounded up. */
@@ -502,7 +503,7 @@ pair_update(struct sim *s, uint32_t pi)
 	struct pair *p = &s->pr[pi];
 
 	if (p->flow != NONE)
-		flow_rate(s, p->flow, pair_rate(s, p));
+		sim_flow_rate(s, p->flow, pair_rate(s, p));
 	else
 		pair_serve(s, pi);
 }
@@ -519,7 +520,7 @@ plan_try(struct sim *s, uint32_t pi, uint32_t sw)
 	if (q->flow != NONE) {
 		if (s->fl[q->flow].rate == 0) {
 			p->pbusy++;
-			flow_rate(s, q->flow, s->net->bandwidth_bps);
+			sim_flow_rate(s, q->flow, s->net->bandwidth_bps);
 		}
 		return;
 	}
@@ -541,208 +542,7 @@ plan_try(struct sim *s, uint32_t pi, uint32_t sw)
 	q->flow = f;
 	s->pr[pi].pbusy++;
 	logev(s, "send-start %u %u->%u switch %u", t, p->src, p->dst, sw);
-	flow_rate(s, f, s->net->bandwidth_bps);
-}
-
-/* ---- the ideal fabric: max-min fair sharing of S*B per port ---- */
-
-static int
-port_add(struct sim *s, uint32_t pt, uint32_t fi, int which)
-{
-	struct port *p = &s->port[pt];
-
-	if (p->n == p->cap) {
-		size_t c = p->cap;
-
-		if (grow(s, &p->f, &c, (size_t)p->n + 1,
-		    sizeof(*p->f)))
-			return -1;
-		p->cap = (uint32_t)c;
-	}
-	s->fl[fi].pos[which] = p->n;
-	p->f[p->n++] = fi;
-	return 0;
-}
-
-static void
-port_del(struct sim *s, uint32_t pt, uint32_t fi, int which)
-{
-	struct port *p = &s->port[pt];
-	uint32_t pos = s->fl[fi].pos[which], last = p->f[--p->n];
-
-	p->f[pos] = last;
-	if (last != fi)
-		s->fl[last].pos[pt < s->net->gpus ? 0 : 1] = pos;
-}
-
-static uint32_t
-other_port(const struct sim *s, uint32_t fi, uint32_t pt)
-{
-	const struct pair *p = &s->pr[s->fl[fi].pair];
-	uint32_t in = s->net->gpus + p->dst;
-
-	return pt == p->src ? in : p->src;
-}
-
-/* Collect the ports and flows reachable from the seeds. */
-static size_t
-component(struct sim *s, const uint32_t *seed, int nseed, size_t *nf)
-{
-	size_t np = 0, i, k;
-	int j;
-
-	s->epoch += 2;
-	*nf = 0;
-	for (j = 0; j < nseed; j++)
-		if (s->port[seed[j]].mark != s->epoch) {
-			s->port[seed[j]].mark = s->epoch;
-			s->qports[np++] = seed[j];
-		}
-	for (i = 0; i < np; i++) {
-		struct port *p = &s->port[s->qports[i]];
-
-		for (k = 0; k < p->n; k++) {
-			uint32_t fi = p->f[k], o;
-
-			if (s->fl[fi].mark == s->epoch)
-				continue;
-			s->fl[fi].mark = s->epoch;
-			if (grow(s, &s->qflows, &s->qfcap, *nf + 1,
-			    sizeof(*s->qflows)))
-				return 0;
-			s->qflows[(*nf)++] = fi;
-			o = other_port(s, fi, s->qports[i]);
-			if (s->port[o].mark != s->epoch) {
-				s->port[o].mark = s->epoch;
-				s->qports[np++] = o;
-			}
-		}
-	}
-	return np;
-}
-
-/*
- * Progressive filling: all rates rise together; the ports that fill
- * first freeze their flows at that share; repeat with the rest.
- */
-static void
-waterfill(struct sim *s, size_t np, size_t nf)
-{
-	uint64_t C = (uint64_t)s->net->switches * s->net->bandwidth_bps;
-	size_t i, k, left = nf, nmin;
-
-	for (i = 0; i < np; i++) {
-		s->port[s->qports[i]].cap_bps = C;
-		s->port[s->qports[i]].cnt = s->port[s->qports[i]].n;
-	}
-	while (left > 0) {
-		struct port *b = NULL;
-		uint64_t share;
-
-		for (i = 0; i < np; i++) {
-			struct port *p = &s->port[s->qports[i]];
-
-			if (p->cnt > 0 && (b == NULL || (u128)p->cap_bps *
-			    b->cnt < (u128)b->cap_bps * p->cnt))
-				b = p;
-		}
-		share = b->cap_bps / b->cnt;
-		for (i = nmin = 0; i < np; i++) {
-			struct port *p = &s->port[s->qports[i]];
-
-			if (p->cnt > 0 && (u128)p->cap_bps * b->cnt ==
-			    (u128)b->cap_bps * p->cnt)
-				s->minp[nmin++] = s->qports[i];
-		}
-		for (i = 0; i < nmin; i++) {
-			struct port *m = &s->port[s->minp[i]];
-
-			for (k = 0; k < m->n; k++) {
-				uint32_t fi = m->f[k], pts[2];
-				int j;
-
-				if (s->fl[fi].mark != s->epoch)
-					continue;
-				s->fl[fi].mark = s->epoch + 1;
-				s->fl[fi].nrate = share;
-				left--;
-				pts[0] = s->pr[s->fl[fi].pair].src;
-				pts[1] = s->net->gpus +
-				    s->pr[s->fl[fi].pair].dst;
-				for (j = 0; j < 2; j++) {
-					struct port *q = &s->port[pts[j]];
-
-					q->cap_bps -= share < q->cap_bps ?
-					    share : q->cap_bps;
-					q->cnt--;
-				}
-			}
-		}
-	}
-	for (i = 0; i < nf; i++) {
-		uint32_t fi = s->qflows[i];
-
-		if (s->fl[fi].nrate != s->fl[fi].rate)
-			flow_rate(s, fi, s->fl[fi].nrate);
-	}
-}
-
-/* Mark a port whose flows must be re-shared before time moves on. */
-static void
-dirty(struct sim *s, uint32_t pt)
-{
-	if (s->port[pt].isdirty)
-		return;
-	s->port[pt].isdirty = 1;
-	s->dirty[s->ndirty++] = pt;
-}
-
-/* Re-share every component touched at this instant, all at once. */
-static void
-rebalance(struct sim *s)
-{
-	size_t np, nf, i, k = 0;
-
-	for (i = 0; i < s->ndirty; i++) {
-		s->port[s->dirty[i]].isdirty = 0;
-		if (s->port[s->dirty[i]].n > 0)
-			s->dirty[k++] = s->dirty[i];
-	}
-	s->ndirty = 0;
-	if (k == 0)
-		return;
-	np = component(s, s->dirty, (int)k, &nf);
-	if (nf > 0)
-		waterfill(s, np, nf);
-}
-
-static void
-ideal_add(struct sim *s, uint32_t fi)
-{
-	const struct pair *p = &s->pr[s->fl[fi].pair];
-	uint32_t pts[2] = { p->src, s->net->gpus + p->dst };
-
-	if (port_add(s, pts[0], fi, 0) || port_add(s, pts[1], fi, 1))
-		return;
-	if (s->port[pts[0]].n == 1 && s->port[pts[1]].n == 1)
-		flow_rate(s, fi, (uint64_t)s->net->switches *
-		    s->net->bandwidth_bps);
-	else {
-		dirty(s, pts[0]);
-		dirty(s, pts[1]);
-	}
-}
-
-static void
-ideal_remove(struct sim *s, uint32_t fi)
-{
-	const struct pair *p = &s->pr[s->fl[fi].pair];
-	uint32_t pts[2] = { p->src, s->net->gpus + p->dst };
-
-	port_del(s, pts[0], fi, 0);
-	port_del(s, pts[1], fi, 1);
-	dirty(s, pts[0]);
-	dirty(s, pts[1]);
+	sim_flow_rate(s, f, s->net->bandwidth_bps);
 }
 
 /* ---- transfers ---- */
@@ -777,7 +577,7 @@ transfer_ready(struct sim *s, uint32_t t)
 		if ((sg = seg_new(s, t, tk->amount)) == NONE ||
 		    (f = flow_new(s, sg, pi, -1)) == NONE)
 			return;
-		ideal_add(s, f);
+		simideal_add(s, f);
 	} else if (s->plan_of[t] != NONE)
 		plan_try(s, pi, s->plan_of[t]);
 	else {
@@ -871,7 +671,7 @@ flow_end(struct sim *s, uint32_t fi)
 	if (simbuf_handed(s, t, s->seg[sg].relayed))
 		s->g[src].nic_sent += bytes;
 	if (s->ideal)
-		ideal_remove(s, fi);
+		simideal_remove(s, fi);
 	flow_unlink(s, fi);
 	logev(s, "sent %u %u->%u", t, src, dst);
 	if (s->seg[sg].relayed)
@@ -969,7 +769,7 @@ circuit_down(struct sim *s, uint32_t ci)
 		p = &s->pr[pi];
 		if (p->pq != NONE && s->pq[p->pq + c->sw].flow != NONE &&
 		    s->fl[s->pq[p->pq + c->sw].flow].rate > 0) {
-			flow_rate(s, s->pq[p->pq + c->sw].flow, 0);
+			sim_flow_rate(s, s->pq[p->pq + c->sw].flow, 0);
 			p->pbusy--;
 		}
 		p->up--;
@@ -1414,7 +1214,7 @@ loop(struct sim *s)
 		const struct heap_item *top = heap_peek(&s->h);
 
 		if (s->ndirty > 0 && (top == NULL || top->key > s->now)) {
-			rebalance(s);
+			simideal_rebalance(s);
 			continue;
 		}
 		if (top != NULL && simskip_boundary(s, top->key))

@@ -1,6 +1,7 @@
 /*
  * simstate: the state of one run of sim_run(), shared by sim.c and its
- * period-skipping module simskip.c only; nothing else includes it.
+ * parts (simskip.c, simbuf.c, simideal.c) only; nothing else includes
+ * it.
  * sim.c owns every array; sim_fail() records the first error.
  */
 #ifndef SIMSTATE_H
@@ -176,5 +177,8 @@ sim_unsent(const struct sim *s, const struct flow *f)
 
 void	sim_fail(struct sim *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
+/* sim.c's, for its parts: grow an array, or fail; set a flow's rate. */
+int	sim_grow(struct sim *, void *, size_t *, size_t, size_t);
+void	sim_flow_rate(struct sim *, uint32_t, uint64_t);
 
 #endif
