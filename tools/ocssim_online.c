@@ -8,6 +8,7 @@
 #include "dag.h"
 #include "fsolve.h"
 #include "greedy.h"
+#include "mem.h"
 #include "net.h"
 #include "ocssim.h"
 #include "sched.h"
@@ -25,6 +26,7 @@ struct online {
 	uint64_t		 T;		/* the last re-plan took effect */
 	struct schedule		 cur;		/* the plan being run */
 	uint64_t		*upa, *downa;	/* per circuit of cur */
+	size_t			 upcap, downcap;
 	char			*err;
 	size_t			 errlen;
 };
@@ -131,17 +133,14 @@ cmp_kept(const void *x, const void *y)
 }
 
 static int
-push_circuit(struct online *o, struct schedule *s, size_t *cap,
-    const struct circuit *c, uint64_t from, uint64_t to, uint64_t up,
-    uint64_t down)
+push_circuit(struct online *o, struct schedule *s, const struct circuit *c,
+    uint64_t from, uint64_t to, uint64_t up, uint64_t down)
 {
 	size_t k = s->nc;
 
 	if (sched_add_circuit(s, c->sw, c->a, c->b, from, to) != 0 ||
-	    (k + 1 > *cap && (*cap = 2 * k + 16,
-	    (o->upa = realloc(o->upa, *cap * sizeof(*o->upa))) == NULL ||
-	    (o->downa = realloc(o->downa, *cap * sizeof(*o->downa))) ==
-	    NULL)))
+	    mem_grow(&o->upa, &o->upcap, k + 1, sizeof(*o->upa)) != 0 ||
+	    mem_grow(&o->downa, &o->downcap, k + 1, sizeof(*o->downa)) != 0)
 		return fail(o, "out of memory");
 	o->upa[k] = up;
 	o->downa[k] = down;
@@ -151,7 +150,7 @@ push_circuit(struct online *o, struct schedule *s, size_t *cap,
 /* What has started by T stays: the circuits up by T and their runs. */
 static int
 keep_past(struct online *o, const struct sim_out *out, uint64_t T,
-    struct schedule *s, size_t *cap)
+    struct schedule *s)
 {
 	const struct schedule *c = &o->cur;
 	struct kept *kp;
@@ -167,7 +166,7 @@ keep_past(struct online *o, const struct sim_out *out, uint64_t T,
 	qsort(kp, m, sizeof(*kp), cmp_kept);
 	for (i = 0; i < m && rc == 0; i++) {
 		ci = kp[i].i;
-		rc = push_circuit(o, s, cap, &c->c[ci], out->cup[ci],
+		rc = push_circuit(o, s, &c->c[ci], out->cup[ci],
 		    UINT64_MAX - 1, out->cup[ci], out->cdown[ci] >= T ? T : 0);
 	}
 	free(kp);
@@ -182,8 +181,7 @@ keep_past(struct online *o, const struct sim_out *out, uint64_t T,
 /* Every other transfer as the new plan g has it, from T on. */
 static int
 take_plan(struct online *o, const struct sim_out *out, uint64_t T,
-    const struct dag *h, const struct schedule *g, struct schedule *s,
-    size_t *cap)
+    const struct dag *h, const struct schedule *g, struct schedule *s)
 {
 	struct simctl *k;
 	unsigned char *used;
@@ -212,7 +210,7 @@ take_plan(struct online *o, const struct sim_out *out, uint64_t T,
 			    "past 18446744073709551615 ps",
 			    (unsigned long long)T);
 		else
-			rc = push_circuit(o, s, cap, &g->c[i], from, to, T, 0);
+			rc = push_circuit(o, s, &g->c[i], from, to, T, 0);
 	}
 	for (j = 0; j < g->np && rc == 0; j++) {
 		if (out->start[g->p[j].task] < T)
@@ -235,7 +233,6 @@ splice(struct online *o, const struct sim_out *out, uint64_t T,
     const struct dag *h, const struct schedule *g)
 {
 	struct schedule s;
-	size_t cap = 0;
 
 	sched_init(&s);
 	memcpy(s.scheduler, o->cur.scheduler, sizeof(s.scheduler));
@@ -243,8 +240,9 @@ splice(struct online *o, const struct sim_out *out, uint64_t T,
 	free(o->upa);
 	free(o->downa);
 	o->upa = o->downa = NULL;
-	if (keep_past(o, out, T, &s, &cap) != 0 ||
-	    take_plan(o, out, T, h, g, &s, &cap) != 0) {
+	o->upcap = o->downcap = 0;
+	if (keep_past(o, out, T, &s) != 0 ||
+	    take_plan(o, out, T, h, g, &s) != 0) {
 		sched_free(&s);
 		return -1;
 	}
@@ -256,13 +254,13 @@ splice(struct online *o, const struct sim_out *out, uint64_t T,
 static int
 copy_plan(struct online *o, const struct schedule *sc)
 {
-	size_t i, cap = 0;
+	size_t i;
 
 	sched_init(&o->cur);
 	memcpy(o->cur.scheduler, sc->scheduler, sizeof(sc->scheduler));
 	o->cur.present = 1;
 	for (i = 0; i < sc->nc; i++)
-		if (push_circuit(o, &o->cur, &cap, &sc->c[i], sc->c[i].from,
+		if (push_circuit(o, &o->cur, &sc->c[i], sc->c[i].from,
 		    sc->c[i].to, 0, 0) != 0)
 			return -1;
 	for (i = 0; i < sc->np; i++)
