@@ -17,6 +17,7 @@
 #include "simideal.h"
 #include "simnext.h"
 #include "simskip.h"
+#include "simslot.h"
 #include "simstate.h"
 #include "units.h"
 #include "wclock.h"
@@ -75,15 +76,34 @@ sim_grow(struct sim *s, void *p, size_t *cap, size_t need, size_t sz)
 }
 
 static void
-push(struct sim *s, uint64_t t, int kind, uint32_t ver, uint32_t idx)
+push_at(struct sim *s, uint64_t t, int kind, uint32_t ver, uint32_t idx,
+    uint64_t seq)
 {
 	uint64_t v = (uint64_t)kind << 56 | (uint64_t)(ver & 0xffffff) << 32 |
 	    idx;
 
 	if (kind == EV_PLAN)
 		s->nstruct++;
-	if (heap_push(&s->h, t, s->seq++, v) != 0)
+	if (heap_push(&s->h, t, seq, v) != 0)
 		sim_fail(s, "out of memory");
+}
+
+static void
+push(struct sim *s, uint64_t t, int kind, uint32_t ver, uint32_t idx)
+{
+	uint64_t seq = s->seq++;
+
+	if (s->canon && kind == EV_DOWN)
+		seq = SEQ_DOWN(idx);
+	else if (s->canon && kind == EV_UP)
+		seq = SEQ_UP(idx);
+	push_at(s, t, kind, ver, idx, seq);
+}
+
+void
+sim_push_seq(struct sim *s, uint64_t t, int kind, uint32_t idx, uint64_t seq)
+{
+	push_at(s, t, kind, 0, idx, seq);
 }
 
 /* ---- pairs: directed (src, dst), found through a hash ---- */
@@ -152,9 +172,7 @@ pair_find(struct sim *s, uint32_t a, uint32_t b, int create)
 	p = &s->pr[s->npr];
 	*p = (struct pair){ .src = a, .dst = b, .qhead = NONE, .qtail = NONE,
 	    .flow = NONE, .pq = NONE, .rhead = NONE, .rtail = NONE,
-	    .gnext = s->g != NULL ? s->g[a].pairs : NONE };
-	if (s->g != NULL)
-		s->g[a].pairs = (uint32_t)s->npr;
+	    .want = NONE, .qprev = NONE, .qnext = NONE };
 	for (sw = 0; s->partner != NULL && sw < s->net->switches; sw++)
 		p->up += partner(s, sw, a) == b;
 	s->hkey[i] = key;
@@ -358,6 +376,43 @@ spare(const struct sim *s, const struct pair *p)
 	return w > UINT64_MAX ? UINT64_MAX : (uint64_t)w;
 }
 
+/* Bytes join the pair's local queue. */
+static void
+queue_add(struct sim *s, uint32_t pi, uint64_t bytes)
+{
+	struct pair *p = &s->pr[pi];
+	struct gpu *g = &s->g[p->src];
+
+	if (p->qbytes == 0 && bytes > 0) {
+		p->qprev = NONE;
+		p->qnext = g->qpairs;
+		if (g->qpairs != NONE)
+			s->pr[g->qpairs].qprev = pi;
+		g->qpairs = pi;
+	}
+	p->qbytes += bytes;
+	g->queued += bytes;
+}
+
+/* Bytes leave it. */
+static void
+queue_sub(struct sim *s, uint32_t pi, uint64_t bytes)
+{
+	struct pair *p = &s->pr[pi];
+	struct gpu *g = &s->g[p->src];
+
+	p->qbytes -= bytes;
+	g->queued -= bytes;
+	if (p->qbytes > 0 || bytes == 0)
+		return;
+	if (p->qprev != NONE)
+		s->pr[p->qprev].qnext = p->qnext;
+	else
+		g->qpairs = p->qnext;
+	if (p->qnext != NONE)
+		s->pr[p->qnext].qprev = p->qprev;
+}
+
 /* The head segment, or its first max bytes split off. */
 static uint32_t
 take(struct sim *s, uint32_t *head, uint32_t *tail, uint64_t max)
@@ -398,7 +453,7 @@ pair_serve(struct sim *s, uint32_t pi)
 	else if (p->qhead != NONE) {
 		sg = take(s, &p->qhead, &p->qtail, max);
 		if (sg != NONE)
-			s->pr[pi].qbytes -= s->seg[sg].bytes;
+			queue_sub(s, pi, s->seg[sg].bytes);
 	} else if (!s->vlb || (sg = offer(s, pi)) == NONE)
 		return;
 	if (sg == NONE)
@@ -408,7 +463,8 @@ pair_serve(struct sim *s, uint32_t pi)
 	p = &s->pr[pi];
 	p->flow = f;
 	logev(s, "send-start %u %u->%u", s->seg[sg].task, p->src, p->dst);
-	sim_flow_rate(s, f, pair_rate(s, p));
+	simslot_pair(s, pi);
+	sim_flow_rate(s, f, pair_rate(s, &s->pr[pi]));
 }
 
 /* What n bytes take at one circuit's rate, rounded up. */
@@ -468,10 +524,10 @@ offer(struct sim *s, uint32_t pi)
 	uint32_t sg;
 	uint64_t room, amount;
 
-	for (k = s->g[a].pairs; k != NONE; k = s->pr[k].gnext) {
+	for (k = s->g[a].qpairs; k != NONE; k = s->pr[k].qnext) {
 		const struct pair *q;
 
-		if (s->pr[k].dst == b || s->pr[k].qbytes == 0 ||
+		if (s->pr[k].dst == b ||
 		    (s->next != NULL && !lookahead(s, pi, k)))
 			continue;
 		q = &s->pr[k];	/* lookahead() may move the pairs */
@@ -490,7 +546,7 @@ offer(struct sim *s, uint32_t pi)
 	    &s->pr[best].qtail, room)) == NONE)
 		return NONE;
 	amount = s->seg[sg].bytes;
-	s->pr[best].qbytes -= amount;
+	queue_sub(s, best, amount);
 	s->pr[rp].held += amount;
 	logev(s, "offer %u %u->%u for %u %llu", s->seg[sg].task, a, b,
 	    s->seg[sg].fdst, (unsigned long long)amount);
@@ -542,6 +598,7 @@ plan_try(struct sim *s, uint32_t pi, uint32_t sw)
 	q->flow = f;
 	s->pr[pi].pbusy++;
 	logev(s, "send-start %u %u->%u switch %u", t, p->src, p->dst, sw);
+	simslot_pair(s, pi);
 	sim_flow_rate(s, f, s->net->bandwidth_bps);
 }
 
@@ -578,13 +635,17 @@ transfer_ready(struct sim *s, uint32_t t)
 		    (f = flow_new(s, sg, pi, -1)) == NONE)
 			return;
 		simideal_add(s, f);
-	} else if (s->plan_of[t] != NONE)
+	} else if (s->plan_of[t] != NONE) {
+		simslot_pair(s, pi);
 		plan_try(s, pi, s->plan_of[t]);
-	else {
+	} else {
 		if ((sg = seg_new(s, t, tk->amount)) == NONE)
 			return;
 		append(s, &s->pr[pi].qhead, &s->pr[pi].qtail, sg);
-		s->pr[pi].qbytes += tk->amount;
+		queue_add(s, pi, tk->amount);
+		simslot_pair(s, pi);
+		if (s->vlb)
+			simslot_gpu(s, tk->gpu);
 		pair_serve(s, pi);
 		if (s->vlb)
 			offer_around(s, tk->gpu);
@@ -635,6 +696,7 @@ relay_arrive(struct sim *s, uint32_t sg, uint32_t at)
 	append(s, &s->pr[rp].rhead, &s->pr[rp].rtail, sg);
 	logev(s, "relay %u at %u for %u", s->seg[sg].task, at,
 	    s->seg[sg].fdst);
+	simslot_pair(s, rp);
 	simbuf_peak(s, at);
 	pair_serve(s, rp);
 }
@@ -714,37 +776,69 @@ flow_end(struct sim *s, uint32_t fi)
 
 /* ---- circuits ---- */
 
+/*
+ * The circuit counts as up from at (its pairs found or made first), to
+ * go down at until; pis gets its pairs a->b and b->a.
+ */
 static void
-circuit_up(struct sim *s, uint32_t ci, uint64_t until)
+circuit_set(struct sim *s, uint32_t ci, uint64_t at, uint64_t until,
+    uint32_t pis[2])
 {
 	const struct circuit *c = &s->sc->c[ci];
 	size_t base = (size_t)c->sw * s->net->gpus;
 	uint32_t la = s->lastp[base + c->a], lb = s->lastp[base + c->b];
-	uint32_t ends[2][2] = { { c->a, c->b }, { c->b, c->a } }, pi, pis[2];
+	uint32_t ends[2][2] = { { c->a, c->b }, { c->b, c->a } };
 	int j;
 
-	if ((la != NONE && la != c->b) || (lb != NONE && lb != c->a))
+	/* slot by slot, simslot_stats() counts them in closed form */
+	if (s->slot == NULL &&
+	    ((la != NONE && la != c->b) || (lb != NONE && lb != c->a)))
 		s->out->sw[c->sw].reconfigs++;
-	/* find (or make) the pairs before the circuit counts as up */
 	for (j = 0; j < 2; j++)
 		pis[j] = pair_find(s, ends[j][0], ends[j][1], s->vlb);
 	s->lastp[base + c->a] = c->b;
 	s->lastp[base + c->b] = c->a;
 	s->partner[base + c->a] = c->b;
 	s->partner[base + c->b] = c->a;
-	s->up_at[ci] = s->now;
-	if (s->out->cup != NULL && s->out->cup[ci] == UINT64_MAX)
-		s->out->cup[ci] = s->now;
+	s->up_at[ci] = at;
+	if (s->slot == NULL && s->out->cup != NULL &&
+	    s->out->cup[ci] == UINT64_MAX)
+		s->out->cup[ci] = at;
 	logev(s, "circuit-up %u %u-%u", c->sw, c->a, c->b);
 	for (j = 0; j < 2; j++) {
-		if ((pi = pis[j]) == NONE)
+		if (pis[j] == NONE)
 			continue;
-		s->pr[pi].up++;
-		s->pr[pi].until = until;
-		if (s->pr[pi].pq != NONE)
-			plan_try(s, pi, c->sw);
-		pair_update(s, pi);
+		s->pr[pis[j]].up++;
+		s->pr[pis[j]].until = until;
 	}
+}
+
+void
+sim_circuit_up(struct sim *s, uint32_t ci, uint64_t until)
+{
+	uint32_t pis[2];
+	int j;
+
+	circuit_set(s, ci, s->now, until, pis);
+	for (j = 0; j < 2; j++) {
+		if (pis[j] == NONE)
+			continue;
+		if (s->pr[pis[j]].pq != NONE)
+			plan_try(s, pis[j], s->sc->c[ci].sw);
+		pair_update(s, pis[j]);
+	}
+}
+
+/*
+ * Slot by slot: a circuit up since at, that no traffic waited for until
+ * now, counts as up; nothing is served until the caller says.
+ */
+void
+sim_circuit_on(struct sim *s, uint32_t ci, uint64_t at, uint64_t until)
+{
+	uint32_t pis[2];
+
+	circuit_set(s, ci, at, until, pis);
 }
 
 static void
@@ -756,10 +850,11 @@ circuit_down(struct sim *s, uint32_t ci)
 	int j;
 
 	logev(s, "circuit-down %u %u-%u", c->sw, c->a, c->b);
-	if (s->out->cdown != NULL)
+	if (s->slot == NULL && s->out->cdown != NULL)
 		s->out->cdown[ci] = s->now;
-	add_u64(s, &s->out->sw[c->sw].up_ps, s->now - s->up_at[ci],
-	    "the circuit-up time of a switch (ps)");
+	if (s->slot == NULL)
+		add_u64(s, &s->out->sw[c->sw].up_ps, s->now - s->up_at[ci],
+		    "the circuit-up time of a switch (ps)");
 	s->up_at[ci] = UINT64_MAX;
 	for (j = 0; j < 2; j++) {
 		struct pair *p;
@@ -848,7 +943,7 @@ setup_tasks(struct sim *s)
 	for (gi = 0; gi < gpus; gi++) {
 		s->g[gi].n = 0;
 		s->g[gi].flows = NONE;
-		s->g[gi].pairs = NONE;
+		s->g[gi].qpairs = NONE;
 	}
 	for (i = 0; i < d->n; i++) {
 		const struct dag_task *t = &d->t[i];
@@ -1003,7 +1098,7 @@ setup_net(struct sim *s)
 	memset(s->lastp, 0xff, n * sizeof(*s->lastp));
 	for (i = 0; s->sc != NULL && i < s->sc->nc; i++) {
 		s->up_at[i] = UINT64_MAX;
-		if (s->ctl == NULL)
+		if (s->ctl == NULL && s->slot == NULL)
 			push(s, s->sc->c[i].from, EV_UP, 0, (uint32_t)i);
 	}
 	return s->failed ? -1 : setup_ctl(s);
@@ -1065,7 +1160,7 @@ ctl_event(struct sim *s, int kind, uint32_t ci)
 
 	if (kind == EV_UP) {
 		m = simctl_up(s->ctl, ci, s->now, at);
-		circuit_up(s, ci, UINT64_MAX);
+		sim_circuit_up(s, ci, UINT64_MAX);
 		if (m)
 			push(s, at[0], EV_DOWN, 0, ci);
 		return;
@@ -1085,7 +1180,7 @@ circuit_event(struct sim *s, int kind, uint32_t ci)
 
 	if (kind == EV_UP) {
 		t = c->to == SCHED_FOREVER ? UINT64_MAX : base + c->to;
-		circuit_up(s, ci, t > UINT64_MAX ? UINT64_MAX : (uint64_t)t);
+		sim_circuit_up(s, ci, t > UINT64_MAX ? UINT64_MAX : (uint64_t)t);
 		if (c->to != SCHED_FOREVER)
 			circuit_push(s, t, EV_DOWN, ci);
 		return;
@@ -1129,20 +1224,22 @@ deadlock(struct sim *s)
 }
 
 /*
- * A periodic schedule never runs out of events: watch for no progress.
- * A transfer that waits for its planned start is on its way.
+ * A periodic schedule never runs out of events: watch for no progress
+ * until t, the time of the next event (the state holds from s->now to
+ * t: slot by slot, a compute may span any number of periods without an
+ * event).  A transfer that waits for its planned start is on its way.
  */
 static int
-stuck(struct sim *s)
+stuck(struct sim *s, uint64_t t)
 {
 	if (!s->sc || !s->sc->periodic)
 		return 0;
 	if (s->moving > 0 || s->arriving > 0 || s->computing > 0 ||
 	    s->planned > 0) {
-		s->last_moving = s->now;
+		s->last_moving = t;
 		return 0;
 	}
-	return s->now - s->last_moving > (u128)2 * s->sc->period + 1;
+	return t - s->last_moving > (u128)2 * s->sc->period + 1;
 }
 
 /* A flow's end at 2^64-1 ps may only mark that it ends later. */
@@ -1197,7 +1294,11 @@ event(struct sim *s, const struct heap_item *it)
 		plan_try(s, idx, ver);
 		break;
 	default:
-		if (s->ctl != NULL)
+		if (s->slot != NULL && kind == EV_UP)
+			simslot_fire(s, idx);
+		else if (s->slot != NULL)
+			circuit_down(s, idx);
+		else if (s->ctl != NULL)
 			ctl_event(s, kind, idx);
 		else
 			circuit_event(s, kind, idx);
@@ -1219,7 +1320,7 @@ loop(struct sim *s)
 		}
 		if (top != NULL && simskip_boundary(s, top->key))
 			continue;
-		if (!heap_pop(&s->h, &it) || stuck(s)) {
+		if (!heap_pop(&s->h, &it) || stuck(s, it.key)) {
 			deadlock(s);
 			return;
 		}
@@ -1244,7 +1345,9 @@ finish(struct sim *s)
 	size_t i;
 	uint32_t g;
 
-	for (i = 0; s->sc != NULL && i < s->sc->nc; i++)
+	if (s->slot != NULL)
+		simslot_stats(s);
+	for (i = 0; s->sc != NULL && s->slot == NULL && i < s->sc->nc; i++)
 		if (s->up_at[i] < o->makespan)
 			add_u64(s, &o->sw[s->sc->c[i].sw].up_ps,
 			    o->makespan - s->up_at[i],
@@ -1299,6 +1402,7 @@ cleanup(struct sim *s)
 	free(s->swork);
 	heap_free(&s->h);
 	simskip_free(s);
+	simslot_free(s);
 	simnext_free(s->next);
 	simctl_free(s->ctl);
 }
@@ -1338,8 +1442,12 @@ sim_run(const struct dag *d, const struct net *net,
 	s.vlb = !s.ideal && sc != NULL && SCHED_TWO_HOP(sc->forwarding);
 	s.vlb_cap = s.vlb ? sc->vlb_cap : 0;
 	s.segfree = s.flfree = NONE;
+	s.seq = SEQ_FIRST;
+	s.canon = s.sc != NULL && s.sc->periodic &&
+	    opt->replay == SIMCTL_NONE;
 	heap_init(&s.h);
 	if (setup_out(&s, out) == 0 && new_ctl(&s) == 0 &&
+	    (!s.canon || opt->every_circuit || simslot_init(&s) == 0) &&
 	    setup_net(&s) == 0 &&
 	    setup_next(&s) == 0 && setup_tasks(&s) == 0 &&
 	    (s.ideal || setup_plans(&s) == 0)) {

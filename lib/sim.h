@@ -82,6 +82,8 @@ struct sim_opts {
 	double		 time_limit;	/* wall-clock seconds, 0 for none */
 	void		(*progress)(void *, uint64_t, uint64_t, uint64_t);
 	void		*arg;
+	int		 every_circuit;	/* periodic: every circuit event
+					   (simslot.h), for reference */
 	const uint64_t	*up_after;	/* replay: per circuit, or NULL */
 	const uint64_t	*down_after;
 };

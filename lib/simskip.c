@@ -8,6 +8,7 @@
 #include "mem.h"
 #include "sched.h"
 #include "simskip.h"
+#include "simslot.h"
 #include "simstate.h"
 
 /*
@@ -29,6 +30,7 @@ struct fsnap {
 struct simskip {
 	uint64_t		 start, end;	/* the window watched */
 	uint64_t		 nstruct;	/* s->nstruct at its start */
+	uint64_t		 events;	/* s->out->events at its start */
 	int			 armed;		/* snapshot taken at start */
 	struct fsnap		*f;
 	size_t			 nf, fcap;
@@ -57,6 +59,7 @@ snapshot(struct sim *s, uint64_t t)
 		return -1;
 	}
 	k->nf = s->nfl;
+	k->events = s->out->events;
 	for (i = 0; i < s->nfl; i++) {
 		const struct flow *f = &s->fl[i];
 
@@ -71,6 +74,18 @@ snapshot(struct sim *s, uint64_t t)
 		k->work[i] = s->swork[i];
 	}
 	return 0;
+}
+
+/*
+ * The events of a period: every circuit's up and down, or, slot by slot
+ * (simslot.h), those of the last window.
+ */
+static uint64_t
+period_events(const struct sim *s)
+{
+	if (s->slot != NULL)
+		return s->out->events - s->skip->events;
+	return 2 * (uint64_t)s->sc->nc;
 }
 
 /*
@@ -129,7 +144,7 @@ periods(struct sim *s, uint64_t t1)
 		return 0;
 	q = (UINT64_MAX - maxc) / P;
 	n = n < q ? n : q;
-	return (u128)n * 2 * s->sc->nc < SKIP_MIN_EVENTS ? 0 : n;
+	return (u128)n * period_events(s) < SKIP_MIN_EVENTS ? 0 : n;
 }
 
 static int
@@ -145,7 +160,8 @@ cmp_item(const void *x, const void *y)
 /*
  * The events after the skip: circuits n periods on, each live flow's
  * end from its work left, stale flow events dropped.  Ties keep their
- * order, as every period repeats the order of its pushes.
+ * order, as every period repeats the order of its pushes; circuit
+ * events keep their canonical numbers (simstate.h).
  */
 static int
 requeue(struct sim *s, uint64_t shift)
@@ -176,12 +192,16 @@ requeue(struct sim *s, uint64_t shift)
 	}
 	qsort(k->tmp, m, sizeof(*k->tmp), cmp_item);
 	s->h.n = 0;
-	for (i = 0; i < m; i++)
-		if (heap_push(&s->h, k->tmp[i].key, s->seq++,
-		    k->tmp[i].val) != 0) {
+	for (i = 0; i < m; i++) {
+		int kind = (int)(k->tmp[i].val >> 56);
+		uint64_t seq = s->canon && (kind == EV_UP || kind == EV_DOWN) ?
+		    k->tmp[i].seq : s->seq++;
+
+		if (heap_push(&s->h, k->tmp[i].key, seq, k->tmp[i].val) != 0) {
 			sim_fail(s, "out of memory");
 			return -1;
 		}
+	}
 	return 0;
 }
 
@@ -198,17 +218,23 @@ scaled_add(uint64_t *x, uint64_t n, uint64_t d)
 	return 0;
 }
 
-/* The switch statistics after n more periods like the last one. */
+/*
+ * The switch statistics after n more periods like the last one (slot
+ * by slot, simslot_stats() counts the circuits' in closed form).
+ */
 static int
 advance_stats(struct sim *s, uint64_t n)
 {
 	const struct simskip *k = s->skip;
 	struct sim_switchstat *st;
-	uint64_t ev = 2 * (uint64_t)s->sc->nc;
+	uint64_t ev = period_events(s);
 	uint32_t i;
 
 	for (i = 0; i < s->net->switches; i++) {
 		st = &s->out->sw[i];
+		s->swork[i] += (s->swork[i] - k->work[i]) * n;
+		if (s->slot != NULL)
+			continue;
 		if (scaled_add(&st->up_ps, n, st->up_ps - k->up[i]) != 0) {
 			sim_fail(s, "switch %u: circuits up for more than "
 			    "18446744073709551615 ps in all", i);
@@ -220,7 +246,6 @@ advance_stats(struct sim *s, uint64_t n)
 			    "18446744073709551615 reconfigurations", i);
 			return -1;
 		}
-		s->swork[i] += (s->swork[i] - k->work[i]) * n;
 	}
 	if (scaled_add(&s->out->events, n, ev) != 0) {
 		sim_fail(s, "more than 18446744073709551615 events");
@@ -256,6 +281,7 @@ skip(struct sim *s, uint64_t t1, uint64_t n)
 		if (f->rate > 0 || f->t0 >= k->start)
 			f->t0 += shift;
 	}
+	simslot_shift(s, n);
 	s->now = s->last_moving = t1 + shift;
 	if (requeue(s, shift) == 0 && s->opt->log != NULL)
 		fprintf(s->opt->log, "%llu skip %llu periods to %llu\n",
@@ -324,12 +350,21 @@ simskip_boundary(struct sim *s, uint64_t key)
 	if (compact(s) != 0)
 		return 1;
 	quiet = s->nstruct == k->nstruct;
+	n = 0;
 	if (quiet && k->armed && !s->clipped && (n = periods(s, t)) > 0) {
 		skip(s, t, n);
 		t += n * P;
 	}
 	if (s->failed)
 		return 1;
+	/*
+	 * No event before key (slot by slot, idle periods have none): the
+	 * window moves to the period of key, to be watched afresh.
+	 */
+	if (n == 0 && key - t >= P) {
+		t = key - (key - t) % P;
+		quiet = 0;
+	}
 	if (t > UINT64_MAX - P) {
 		simskip_free(s);
 		return 1;

@@ -58,10 +58,11 @@ struct pair {
 	uint32_t	pbusy;		/* of those, running a planned flow */
 	uint32_t	pq;		/* first plan queue (one per switch) */
 	uint32_t	rhead, rtail;	/* relayed segments, served first */
-	uint32_t	gnext;		/* next pair from the same source */
 	uint64_t	qbytes;		/* bytes in the local queue */
 	uint64_t	held;		/* relay bytes src holds for dst */
 	uint64_t	until;		/* end of the circuit now up */
+	uint32_t	want;		/* slot by slot: its want, or NONE */
+	uint32_t	qprev, qnext;	/* the source's pairs with qbytes */
 };
 
 struct pqueue {
@@ -85,7 +86,8 @@ struct gpu {
 	uint64_t	ready_bytes, sent_bytes;
 	uint64_t	nic_bytes, nic_sent;	/* of those, handed whole */
 	uint32_t	flows;		/* head of active flow list */
-	uint32_t	pairs;		/* head of its pairs as a source */
+	uint64_t	queued;		/* bytes in its pairs' local queues */
+	uint32_t	qpairs;		/* head of its pairs with any */
 };
 
 struct sim {
@@ -150,7 +152,20 @@ struct sim {
 	uint64_t		 nstruct;	/* events that change more than work */
 	struct simskip		*skip;
 	int			 clipped;	/* circuits past 2^64-1 ps dropped */
+	/* periodic schedules: only the circuits traffic waits for */
+	struct simslot		*slot;
+	int			 canon;		/* circuit events in index order */
 };
+
+/*
+ * Sequence numbers: under a periodic schedule the circuit events of an
+ * instant come first, downs then ups, each by circuit index (so that
+ * simulating every circuit and only the wanted ones agree); every other
+ * event is numbered in push order after them.
+ */
+#define SEQ_DOWN(ci)	((uint64_t)(ci))
+#define SEQ_UP(ci)	(((uint64_t)1 << 32) + (ci))
+#define SEQ_FIRST	((uint64_t)1 << 40)
 
 /*
  * When a flow with work left at t0 ends at rate bit/s: the first
@@ -180,5 +195,12 @@ void	sim_fail(struct sim *, const char *, ...)
 /* sim.c's, for its parts: grow an array, or fail; set a flow's rate. */
 int	sim_grow(struct sim *, void *, size_t *, size_t, size_t);
 void	sim_flow_rate(struct sim *, uint32_t, uint64_t);
+/*
+ * Queue an event with its sequence number; bring a circuit up now, or
+ * count one as up since a time before now without serving anything.
+ */
+void	sim_push_seq(struct sim *, uint64_t, int, uint32_t, uint64_t);
+void	sim_circuit_up(struct sim *, uint32_t, uint64_t);
+void	sim_circuit_on(struct sim *, uint32_t, uint64_t, uint64_t);
 
 #endif

@@ -47,17 +47,24 @@ bounded() {
 	{ hdr; net 2 1 800000000000; comp 0 '[]' 0 10000000000000000000; } |
 	    pack | rotorsched -s 100us > s.mp
 	bounded "$FLUXOCS_RELBIN/ocssim" < s.mp > out.mp
-	# the circuit comes and goes 1e11 times: two events a period
+	bounded "$FLUXOCS_RELBIN/ocssim" -E < s.mp > every.mp
+	# the circuit comes and goes 1e11 times: two events a period when
+	# every circuit is simulated, the last up and down at 1e19 ps before
+	# the compute's end; slot by slot no traffic waits for it
 	run field out.mp result makespan_ps
 	assert_output 10000000000000000000
 	run field out.mp result events
-	assert_output 200000000000
+	assert_output 1
+	run field every.mp result events
+	assert_output 200000000002
 	run field out.mp gpustat busy_ps
 	assert_output '10000000000000000000
 0'
 	run field out.mp switchstat up_ps
 	assert_output 10000000000000000000
-	run bash -c "timeout 60 ocssim -l log.txt < s.mp > /dev/null && grep skip log.txt"
+	run field every.mp switchstat up_ps
+	assert_output 10000000000000000000
+	run bash -c "timeout 60 ocssim -E -l log.txt < s.mp > /dev/null && grep skip log.txt"
 	assert_output '200000000 skip 99999999998 periods to 10000000000000000000'
 }
 
@@ -88,9 +95,15 @@ skipping() {
 # window.  The bound: GPU 0's 15000 B at 2 Mbit/s, then 5 ms of latency.
 @test "ocssim: regression: periods skipped in closed form give the results of simulating each" {
 	skipping 12345678901 | mk s.mp
-	timeout 60 "$FLUXOCS_RELBIN/ocssim" -t -l log.txt < s.mp > out.mp
+	timeout 60 "$FLUXOCS_RELBIN/ocssim" -E -t -l log.txt < s.mp > every.mp
 	run grep -c ' skip ' log.txt
 	assert_output 5
+	# slot by slot, fewer events a period: fewer stretches are worth it
+	timeout 60 "$FLUXOCS_RELBIN/ocssim" -t -l log.txt < s.mp > out.mp
+	run grep -c ' skip ' log.txt
+	assert_output 3
+	run bash -c "report --dump out.mp | grep -v header | sed 's/\"events\":[0-9]*//' > a.txt; report --dump every.mp | grep -v header | sed 's/\"events\":[0-9]*//' > b.txt; cmp a.txt b.txt"
+	assert_success
 	run bash -c "report --dump out.mp | jq -c 'select(.type != \"header\" and .type != \"task\" and .type != \"net\" and .type != \"schedule\" and .type != \"circuit\" and .type != \"plan\" and .type != \"end\") | del(.events)'"
 	assert_output '{"type":"result","makespan_ps":134999970000,"step_ps":[134999970000],"peak_buffer_bytes":15000,"peak_nic_bytes":10346,"nic_host":"plan","packet_bytes":4096,"lower_bound_ps":65000000000,"reconfigs":0,"bytes_sent":16999,"fabric":"schedule","scheduler":"hand","replay":"none"}
 {"type":"gpustat","gpu":0,"busy_ps":0,"stall_ps":0,"peak_buffer_bytes":15000,"peak_nic_bytes":10346,"bytes_sent":15000}

@@ -55,12 +55,13 @@ struct args {
 	int		 online;	/* -O */
 	uint64_t	 latency;	/* -O: decision latency, ps */
 	double		 budget;	/* -B: seconds per re-plan */
+	int		 every;		/* -E: every circuit event */
 };
 
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: ocssim [-tv] [-B seconds] [-c circuits] "
+	fprintf(stderr, "usage: ocssim [-Etv] [-B seconds] [-c circuits] "
 	    "[-f schedule|ideal|static] [-H plan|unaware|circuit]\n"
 	    "              [-l logfile] [-O latency] [-p packet] "
 	    "[-R hold|asap] [-S stream]\n"
@@ -337,6 +338,7 @@ parse_args(struct args *a, int argc, char **argv)
 		{ "online",	required_argument, NULL, 'O' },
 		{ "packet",	required_argument, NULL, 'p' },
 		{ "replay",	required_argument, NULL, 'R' },
+		{ "every-circuit", no_argument,	   NULL, 'E' },
 		{ "schedule",	required_argument, NULL, 'S' },
 		{ "taskruns",	no_argument,	   NULL, 't' },
 		{ "time-limit",	required_argument, NULL, 'T' },
@@ -347,11 +349,14 @@ parse_args(struct args *a, int argc, char **argv)
 	int ch, i;
 
 	*a = (struct args){ .fabric = -1, .packet = 4096 };
-	while ((ch = getopt_long(argc, die_argv(argv), "B:c:f:H:l:O:p:R:S:tT:v",
+	while ((ch = getopt_long(argc, die_argv(argv), "B:c:Ef:H:l:O:p:R:S:tT:v",
 	    longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'c':
 			a->circuits = optarg;
+			break;
+		case 'E':
+			a->every = 1;
 			break;
 		case 'f':
 			for (i = 0; sim_fabrics[i] != NULL; i++)
@@ -488,6 +493,7 @@ main(int argc, char **argv)
 	opt.replay = fabric == SIM_SCHEDULE ? a.replay : SIMCTL_NONE;
 	opt.packet = a.packet;
 	opt.time_limit = a.time_limit;
+	opt.every_circuit = a.every;
 	if (a.logpath != NULL && (opt.log = fopen(a.logpath, "w")) == NULL)
 		die("%s: %s", a.logpath, strerror(errno));
 	if (isatty(STDERR_FILENO))
