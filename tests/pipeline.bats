@@ -50,11 +50,16 @@ llama3-8b-l8-tp4-dp2.ops.msgpack'
 	assert_line --index 1 --regexp '^g8 +8 +8 +ideal +1920 +[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9]+ +[0-9]+ +[0-9.]+$'
 	assert_line --index 2 --regexp '^g8 +8 +8 +flux +1920 +[0-9]+ '
 	assert_line --index 4 --regexp '^g8 +8 +8 +rotor +1920 '
-	# four fabrics, the same DAG of 1920 tasks under each
-	[ "${#lines[@]}" -eq 5 ]
+	assert_line --index 5 --regexp '^g8 +8 +8 +rotor-vlb +1920 +[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9]+ +[0-9]+ +[0-9.]+$'
+	# five fabrics, the same DAG of 1920 tasks under each
+	[ "${#lines[@]}" -eq 6 ]
 	for l in "${lines[@]:1}"; do
-		[[ $l =~ ^g8\ +8\ +8\ +[a-z]+\ +1920\  ]] || fail "row: $l"
+		[[ $l =~ ^g8\ +8\ +8\ +[a-z-]+\ +1920\  ]] || fail "row: $l"
 	done
+	# two-hop: more events than direct
+	direct=$(echo "${lines[4]}" | awk '{ print $6 }')
+	vlb=$(echo "${lines[5]}" | awk '{ print $6 }')
+	[ "$vlb" -ne "$direct" ] || fail "the same events: $vlb"
 }
 
 @test "pipeline: make install honours DESTDIR, PREFIX and MANPREFIX, and uninstall undoes it" {
