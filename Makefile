@@ -328,6 +328,16 @@ bench-place: all
 bench-tm: all
 	@pipelines/bench-tm
 
+# The scaling study (pipelines/scale-study): 8 to 1024 GPUs; its knobs
+# (SIZES, TAUS, SCHEDULERS, FLUX_BUDGET, ...) come from the environment.
+scale-study: all
+	@pipelines/scale-study
+
+# Each stage of tracegen | dagbuild | fluxsolve -m greedy | ocssim at
+# GPUS (1024) GPUs: time, CPU, peak memory and output size.
+bench-pipeline: all
+	@pipelines/bench-pipeline
+
 install: all
 	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANPREFIX)/man1 \
 	    $(DESTDIR)$(MANPREFIX)/man5 $(DESTDIR)$(MANPREFIX)/man7
@@ -347,5 +357,5 @@ clean:
 
 .PHONY: all tools deps asan clang fuzz fuzz-build fuzz-corpus check coverage \
 	traces demo figures bench bench-flux bench-greedy bench-limits bench-place \
-	bench-tm install uninstall clean
+	bench-tm scale-study bench-pipeline install uninstall clean
 .SECONDARY:

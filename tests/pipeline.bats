@@ -50,11 +50,16 @@ llama3-8b-l8-tp4-dp2.ops.msgpack'
 	assert_line --index 1 --regexp '^g8 +8 +8 +ideal +1920 +[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9]+ +[0-9]+ +[0-9.]+$'
 	assert_line --index 2 --regexp '^g8 +8 +8 +flux +1920 +[0-9]+ '
 	assert_line --index 4 --regexp '^g8 +8 +8 +rotor +1920 '
-	# four fabrics, the same DAG of 1920 tasks under each
-	[ "${#lines[@]}" -eq 5 ]
+	assert_line --index 5 --regexp '^g8 +8 +8 +rotor-vlb +1920 +[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9]+ +[0-9]+ +[0-9.]+$'
+	# five fabrics, the same DAG of 1920 tasks under each
+	[ "${#lines[@]}" -eq 6 ]
 	for l in "${lines[@]:1}"; do
-		[[ $l =~ ^g8\ +8\ +8\ +[a-z]+\ +1920\  ]] || fail "row: $l"
+		[[ $l =~ ^g8\ +8\ +8\ +[a-z-]+\ +1920\  ]] || fail "row: $l"
 	done
+	# two-hop: more events than direct
+	direct=$(echo "${lines[4]}" | awk '{ print $6 }')
+	vlb=$(echo "${lines[5]}" | awk '{ print $6 }')
+	[ "$vlb" -ne "$direct" ] || fail "the same events: $vlb"
 }
 
 @test "pipeline: make install honours DESTDIR, PREFIX and MANPREFIX, and uninstall undoes it" {
@@ -122,4 +127,40 @@ llama3-8b-l8-tp4-dp2.ops.msgpack'
 	assert_success
 	# 16 GPUs: the greedy meets the ports' bound
 	assert_line --index 1 --regexp '^16 +4 +8 +1ms +111\.249 +111\.249 +111\.249 +0\.000 +optimal '
+}
+
+@test "pipeline: the pipeline benchmark times each stage and the pipe, whose output is the stages'" {
+	run env GPUS=8 LAYERS=2 RUNS=1 "$TOP/pipelines/bench-pipeline" "$BIN" work
+	assert_success
+	assert_line --index 0 'bench-pipeline: llama3-8b 2L tp8 dp1 on 8 GPUs, median of 1 run(s)'
+	assert_line --index 1 --regexp '^stage +command +wall_s +cpu_s +rss_MiB +out_MiB$'
+	assert_line --index 2 --regexp '^tracegen +tracegen -l 2 -t 8 -d 1 +[0-9]+\.[0-9]{2} +[0-9]+\.[0-9]{2} +[0-9]+\.[0-9] +0\.0$'
+	assert_line --index 3 --regexp '^dagbuild +dagbuild +[0-9]+\.[0-9]{2} +[0-9]+\.[0-9]{2} +[0-9]+\.[0-9] +0\.1$'
+	assert_line --index 4 --regexp '^fluxsolve +fluxsolve -m greedy +[0-9]+\.[0-9]{2} +[0-9]+\.[0-9]{2} +[0-9]+\.[0-9] +0\.1$'
+	assert_line --index 5 --regexp '^ocssim +ocssim +[0-9]+\.[0-9]{2} +[0-9]+\.[0-9]{2} +[0-9]+\.[0-9] +0\.1$'
+	assert_line --index 6 --regexp '^stages +one after another \(sum\) +[0-9]+\.[0-9]{2} +[0-9]+\.[0-9]{2} +[0-9]+\.[0-9] +-$'
+	assert_line --index 7 --regexp '^pipe +one core \(taskset -c 0\) +[0-9]+\.[0-9]{2} +[0-9]+\.[0-9]{2} +- +0\.1$'
+	assert_line --index 8 --regexp '^pipe +every core +[0-9]+\.[0-9]{2} +[0-9]+\.[0-9]{2} +- +0\.1$'
+	assert_line --index 9 "pipe output: the same as the stages' but for the solve record's seconds"
+	[ "${#lines[@]}" -eq 10 ]
+	# each stage's output is its tool's, from the stage before
+	set -o pipefail
+	tracegen -l 2 -t 8 -d 1 | cmp - work/tracegen.out
+	dagbuild < work/tracegen.out | cmp - work/dagbuild.out
+	# fluxsolve's seconds differ from run to run: in the 8 bytes of
+	# one float, the rest is the pipe's byte for byte
+	run cmp -l work/ocssim.out work/pipe.out
+	[ "$(wc -c < work/ocssim.out)" -eq "$(wc -c < work/pipe.out)" ]
+	if [ -n "$output" ]; then
+		first=$(echo "$output" | head -1 | awk '{ print $1 }')
+		last=$(echo "$output" | tail -1 | awk '{ print $1 }')
+		[ $((last - first)) -lt 8 ] || fail "bytes $first to $last differ"
+	fi
+	run bash -c "report -d work/ocssim.out | grep -v '\"type\":\"solve\"' > a.txt; report -d work/pipe.out | grep -v '\"type\":\"solve\"' > b.txt; cmp a.txt b.txt && wc -l < a.txt"
+	assert_output 1883
+	run bash -c "report -d work/pipe.out | jq -c 'select(.type == \"solve\") | [.method, .objective_ps]'"
+	assert_output "$(report -d work/ocssim.out | jq -c 'select(.type == "solve") | [.method, .objective_ps]')"
+	run env GPUS=12 "$TOP/pipelines/bench-pipeline" "$BIN"
+	assert_failure 2
+	assert_output 'bench-pipeline: GPUS: 12 is not a multiple of TP (8)'
 }
