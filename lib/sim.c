@@ -974,13 +974,44 @@ cmp_porder(const void *x, const void *y)
 {
 	const struct porder *p = x, *q = y;
 
-	if (p->pair != q->pair)
-		return p->pair < q->pair ? -1 : 1;
-	if (p->sw != q->sw)
-		return p->sw < q->sw ? -1 : 1;
 	if (p->start != q->start)
 		return p->start < q->start ? -1 : 1;
 	return p->task < q->task ? -1 : p->task > q->task;
+}
+
+/*
+ * The plans into their queues, each in (start, task) order: sorted so
+ * (unless the stream has them so already, as schedulers write them),
+ * then counted out by queue, keeping that order.
+ */
+static int
+plan_queues(struct sim *s, struct porder *po, uint32_t npq)
+{
+	size_t n = s->sc->np, i;
+	uint32_t *at, qi;
+
+	for (i = 1; i < n && cmp_porder(&po[i - 1], &po[i]) < 0; i++)
+		;
+	if (i < n)
+		qsort(po, n, sizeof(*po), cmp_porder);
+	if ((at = zalloc(s, (size_t)npq + 1, sizeof(*at))) == NULL)
+		return -1;
+	for (i = 0; i < n; i++)
+		at[s->pr[po[i].pair].pq + po[i].sw + 1]++;
+	for (qi = 0; qi < npq; qi++) {
+		at[qi + 1] += at[qi];
+		s->pq[qi].off = at[qi];
+		s->pq[qi].n = at[qi + 1] - at[qi];
+		s->pq[qi].flow = NONE;
+	}
+	for (i = 0; i < n; i++) {
+		qi = at[s->pr[po[i].pair].pq + po[i].sw]++;
+		s->porder[qi] = po[i].task;
+		s->pstart[qi] = s->opt->replay == SIMCTL_ASAP ? 0 :
+		    po[i].start;
+	}
+	free(at);
+	return 0;
 }
 
 /* Plan queues: one per (pair, switch), in start order. */
@@ -991,6 +1022,7 @@ setup_plans(struct sim *s)
 	uint32_t ns = s->net->switches, npq = 0;
 	struct porder *po;
 	size_t i;
+	int rc;
 
 	s->plan_of = zalloc(s, s->d->n, sizeof(*s->plan_of));
 	po = zalloc(s, sc->np, sizeof(*po));
@@ -1029,21 +1061,9 @@ setup_plans(struct sim *s)
 		free(po);
 		return -1;
 	}
-	qsort(po, sc->np, sizeof(*po), cmp_porder);
-	for (i = 0; i < npq; i++)
-		s->pq[i].flow = NONE;
-	for (i = 0; i < sc->np; i++) {
-		struct pqueue *q = &s->pq[s->pr[po[i].pair].pq + po[i].sw];
-
-		if (q->n == 0)
-			q->off = (uint32_t)i;
-		q->n++;
-		s->porder[i] = po[i].task;
-		s->pstart[i] = s->opt->replay == SIMCTL_ASAP ? 0 :
-		    po[i].start;
-	}
+	rc = plan_queues(s, po, npq);
 	free(po);
-	return 0;
+	return rc;
 }
 
 /* Replay: only the circuits that wait for none come up by themselves. */
