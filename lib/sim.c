@@ -1331,6 +1331,7 @@ loop(struct sim *s)
 	struct heap_item it;
 	double t0 = wclock_now();
 
+	s->running = 1;
 	while (s->done < s->d->n && !s->failed) {
 		const struct heap_item *top = heap_peek(&s->h);
 

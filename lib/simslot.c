@@ -212,15 +212,19 @@ bring_up(struct sim *s, uint32_t ci, uint64_t k, int quiet)
 		sim_push_seq(s, until, EV_DOWN, ci, SEQ_DOWN(ci));
 }
 
-/* The first circuit of the list that comes up after r in a period. */
+/*
+ * The first circuit of the list that comes up after r in a period, or
+ * at r too when past is 0.
+ */
 static uint32_t
-after(const struct sim *s, const uint32_t *l, uint32_t n, uint64_t r)
+after(const struct sim *s, const uint32_t *l, uint32_t n, uint64_t r,
+    int past)
 {
 	uint32_t lo = 0, hi = n, mid;
 
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
-		if (s->sc->c[l[mid]].from <= r)
+		if (s->sc->c[l[mid]].from < r + (past != 0))
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -232,7 +236,9 @@ after(const struct sim *s, const uint32_t *l, uint32_t n, uint64_t r)
  * The want starts at s->now: its circuits up at this instant count as
  * up, as if they had been all along (no traffic waited for them, so
  * their coming up changed nothing else); its cursor moves to the first
- * instance after it.
+ * instance after it.  Before the first event (the tasks without
+ * dependencies made ready at 0), the circuits of instant 0 are still to
+ * come: circuit events come first only among events.
  */
 static void
 start(struct sim *s, uint32_t wi)
@@ -240,7 +246,7 @@ start(struct sim *s, uint32_t wi)
 	struct want *w = &s->slot->w[wi];
 	const uint32_t *l = list(s->slot, w);
 	uint64_t P = s->sc->period, q = s->now / P, r = s->now % P;
-	uint32_t x = after(s, l, w->n, r), j;
+	uint32_t x = after(s, l, w->n, r, s->running), j;
 
 	w->j = x;
 	w->k = q;

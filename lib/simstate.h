@@ -155,6 +155,7 @@ struct sim {
 	/* periodic schedules: only the circuits traffic waits for */
 	struct simslot		*slot;
 	int			 canon;		/* circuit events in index order */
+	int			 running;	/* the event loop has begun */
 };
 
 /*

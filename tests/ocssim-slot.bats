@@ -194,3 +194,28 @@ differential() {
 	assert_output 3650000
 	same slot.mp every.mp
 }
+
+@test "ocssim slot: regression: transfers ready before the first event found the circuits of instant 0 up already" {
+	# 900 KB from 0 to 1, ready at 0 with no event before it; 0-2 and
+	# 0-1 come up at 0, in that order, as events: two-hop hands 2 its
+	# cap of 300 KB over 0-2 first (rotorlb.bats works it by hand), then
+	# sends the rest over 0-1.  Found up at once, 0-1 took all 900 KB.
+	{
+		hdr
+		echo '{"type":"net","gpus":3,"switches":2,"bandwidth_bps":800000000000,"reconfig_ps":1000000}'
+		xfer 0 '[]' 0 1 900000
+		echo '{"type":"schedule","scheduler":"hand","periodic":true,"period_ps":30000000,"forwarding":"vlb","vlb_cap_bytes":300000}'
+		echo '{"type":"circuit","switch":0,"a":0,"b":2,"from_ps":0,"to_ps":9000000}'
+		echo '{"type":"circuit","switch":1,"a":0,"b":1,"from_ps":0,"to_ps":9000000}'
+		echo '{"type":"circuit","switch":0,"a":1,"b":2,"from_ps":10000000,"to_ps":19000000}'
+	} | pack > s.mp
+	ocssim < s.mp > slot.mp
+	ocssim -E < s.mp > every.mp
+	run field slot.mp result makespan_ps
+	assert_output 13000000
+	run field slot.mp gpustat peak_buffer_bytes
+	assert_output '900000
+0
+300000'
+	same slot.mp every.mp
+}
