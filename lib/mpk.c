@@ -95,7 +95,7 @@ mpk_array(struct mpk *m, uint32_t *n)
 }
 
 int
-mpk_str(struct mpk *m, const char **s, uint32_t *n)
+mpk_str_any(struct mpk *m, const char **s, uint32_t *n)
 {
 	const uint8_t *save = m->p;
 	uint8_t c;
@@ -104,12 +104,6 @@ mpk_str(struct mpk *m, const char **s, uint32_t *n)
 	if (!have(m, 1))
 		return fail(m);
 	c = m->p[0];
-	if ((c & 0xe0) == 0xa0 && (size_t)(m->end - m->p) > (c & 0x1fU)) {
-		*n = c & 0x1f;			/* the common case: fixstr */
-		*s = (const char *)m->p + 1;
-		m->p += 1 + *n;
-		return 0;
-	}
 	if ((c & 0xe0) == 0xa0)
 		rc = header(m, 0, 0x1f, n);
 	else if (c >= 0xd9 && c <= 0xdb)
@@ -161,13 +155,17 @@ integer(struct mpk *m, uint64_t *u, int *neg)
 }
 
 int
-mpk_u64(struct mpk *m, uint64_t *v)
+mpk_u64_any(struct mpk *m, uint64_t *v)
 {
 	const uint8_t *save = m->p;
+	unsigned w;
 	int neg;
 
-	if (!m->failed && m->p < m->end && m->p[0] <= 0x7f) {
-		*v = *m->p++;			/* the common case: fixint */
+	/* the unsigned forms first: the writers use no other */
+	if (have(m, 1) && m->p[0] >= 0xcc && m->p[0] <= 0xcf &&
+	    have(m, 1 + (w = 1U << (m->p[0] - 0xcc)))) {
+		*v = be(m->p + 1, w);
+		m->p += 1 + w;
 		return 0;
 	}
 	if (integer(m, v, &neg) != 0)

@@ -31,6 +31,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 struct mpk {
 	const uint8_t	*p, *end;
@@ -43,15 +44,54 @@ size_t	mpk_left(const struct mpk *);
 int	mpk_next_is_str(const struct mpk *);
 int	mpk_map(struct mpk *, uint32_t *);
 int	mpk_array(struct mpk *, uint32_t *);
-int	mpk_u64(struct mpk *, uint64_t *);
+int	mpk_u64_any(struct mpk *, uint64_t *);
 int	mpk_i64(struct mpk *, int64_t *);
-int	mpk_str(struct mpk *, const char **, uint32_t *);
+int	mpk_str_any(struct mpk *, const char **, uint32_t *);
 int	mpk_bool(struct mpk *, int *);
 int	mpk_nil(struct mpk *);
 int	mpk_skip(struct mpk *);
 int	mpk_key(struct mpk *, const char *const *, int);
 int	mpk_flat_u64(struct mpk *, const char *const *, int, uint64_t *,
 	    uint32_t *);
+
+/*
+ * mpk_u64() and mpk_str() are mpk_u64_any() and mpk_str_any() with the
+ * commonest items, a fixint and a fixstr, read inline: the readers of
+ * records call them for nearly every key and value.
+ */
+static inline int
+mpk_u64(struct mpk *m, uint64_t *v)
+{
+	if (!m->failed && m->p < m->end && m->p[0] <= 0x7f) {
+		*v = *m->p++;
+		return 0;
+	}
+	return mpk_u64_any(m, v);
+}
+
+static inline int
+mpk_str(struct mpk *m, const char **s, uint32_t *n)
+{
+	uint32_t len;
+
+	if (!m->failed && m->p < m->end && (m->p[0] & 0xe0) == 0xa0 &&
+	    (len = m->p[0] & 0x1fU) < (size_t)(m->end - m->p)) {
+		*n = len;
+		*s = (const char *)m->p + 1;
+		m->p += 1 + len;
+		return 0;
+	}
+	return mpk_str_any(m, s, n);
+}
+
+/* A string of n < 32 bytes, n known when compiling (memcpy inlined). */
+static inline uint8_t *
+mpk_put_fixstr(uint8_t *p, const char *s, size_t n)
+{
+	*p = (uint8_t)(0xa0 | n);
+	memcpy(p + 1, s, n);
+	return p + 1 + n;
+}
 
 #define MPK_MAX_HEADER	5	/* bytes of a map, array or str header */
 #define MPK_MAX_INT	9	/* bytes of an integer */

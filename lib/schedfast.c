@@ -17,7 +17,7 @@ static const char *const ckeys[C_N] = { "switch", "a", "b", "from_ps",
 	"to_ps" };
 
 #define BIT(k)		(1U << (k))
-#define KEY(p, k)	mpk_put_str((p), (k), sizeof(k) - 1)
+#define KEY(p, k)	mpk_put_fixstr((p), (k), sizeof(k) - 1)
 
 int
 schedfast_read_plan(const struct rec *r, struct schedule *s,

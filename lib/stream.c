@@ -147,8 +147,29 @@ item_header(uint8_t c, unsigned *fixed, unsigned *lenbytes, int *cont,
 	return 0;	/* 0xc1 (never used) and the ext family */
 }
 
-#define SIMPLE(c)	((c) <= 0x7f || (c) >= 0xe0 || ((c) & 0xe0) == 0xa0)
-#define SIMPLE_SIZE(c)	(((c) & 0xe0) == 0xa0 ? 1U + ((c) & 0x1f) : 1U)
+/*
+ * The size of each item that is whole in its first bytes, neither a
+ * container nor a string or binary with its length after it, and that
+ * fluxocs takes (not an extension): 0 for the others.
+ */
+static const uint8_t fixed_size[256] = {
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+	17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32,
+	1, 0, 1, 1, 0, 0, 0, 0, 0, 0, 5, 9, 2, 3, 5, 9,
+	2, 3, 5, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+};
 
 /*
  * Find the end of the record starting at p[0] (stream offset off).
@@ -159,7 +180,7 @@ scan(struct stream_reader *r, const uint8_t *p, size_t n, uint64_t off,
     size_t *len)
 {
 	uint64_t left[STREAM_MAX_DEPTH + 1], count, need;
-	unsigned hdr, fixed, lenbytes;
+	unsigned hdr, fixed, lenbytes, sz;
 	size_t i = 0;
 	int d = 0, cont;
 
@@ -173,16 +194,19 @@ scan(struct stream_reader *r, const uint8_t *p, size_t n, uint64_t off,
 		if (i >= n)
 			return SCAN_MORE;
 		/*
-		 * Fast path for runs of the commonest items, small ints and
+		 * Fast path for runs of the commonest items, numbers and
 		 * short strings: nothing in a run can fail but the size,
-		 * and i grows monotonically, so that is checked after it.
+		 * and i only grows, so that is checked after it.
 		 */
-		if (i > 0 && SIMPLE(p[i])) {
-			i += SIMPLE_SIZE(p[i]);
-			while (left[d] > 0 && i < n && SIMPLE(p[i])) {
-				left[d]--;
-				i += SIMPLE_SIZE(p[i]);
+		if (i > 0 && (sz = fixed_size[p[i]]) != 0) {
+			uint64_t l = left[d];
+
+			i += sz;
+			while (l > 0 && i < n && (sz = fixed_size[p[i]]) != 0) {
+				l--;
+				i += sz;
 			}
+			left[d] = l;
 			if (i > r->max_record)
 				return fail(r, off, "record larger than %zu "
 				    "bytes", r->max_record);
@@ -408,13 +432,6 @@ stream_close(struct stream_reader *r)
 	free(r);
 }
 
-int
-stream_rec_is(const struct stream_rec *rec, const char *type)
-{
-	size_t n = strlen(type);
-
-	return rec->typelen == n && memcmp(rec->type, type, n) == 0;
-}
 
 struct stream_writer {
 	FILE		*fp;
@@ -502,6 +519,34 @@ stream_commit(struct stream_writer *w, const uint8_t *end)
 {
 	if (w->err == 0)
 		w->len = (size_t)(end - w->buf);
+}
+
+/*
+ * A record of unsigned integers, {"type": type, keys[0]: v[0], ...},
+ * encoded in place as msgpack-c packs it; -1, writing nothing, when
+ * it would not fit in the buffer.
+ */
+int
+stream_write_u64s(struct stream_writer *w, const char *type,
+    const char *const *keys, const uint64_t *v, size_t n)
+{
+	size_t room = 2 * MPK_MAX_HEADER + 4 + strlen(type), i;
+	uint8_t *p;
+
+	for (i = 0; i < n; i++)
+		room += MPK_MAX_HEADER + strlen(keys[i]) + MPK_MAX_INT;
+	if (n >= UINT32_MAX || room > STREAM_WBUF ||
+	    (p = stream_reserve(w, room)) == NULL)
+		return -1;
+	p = mpk_put_map(p, (uint32_t)n + 1);
+	p = mpk_put_str(p, "type", 4);
+	p = mpk_put_str(p, type, (uint32_t)strlen(type));
+	for (i = 0; i < n; i++) {
+		p = mpk_put_str(p, keys[i], (uint32_t)strlen(keys[i]));
+		p = mpk_put_u64(p, v[i]);
+	}
+	stream_commit(w, p);
+	return 0;
 }
 
 /* Flush and free; returns 0 or the errno of the first write error. */

@@ -23,7 +23,8 @@
  * gives room for n bytes (NULL when n exceeds the buffer: then pack),
  * stream_commit() takes the bytes up to the end of what was encoded.
  * stream_packer_writer() finds the writer behind a packer of
- * stream_packer(), NULL for any other packer.  Write errors are sticky and reported by stream_writer_close(), which ends
+ * stream_packer(), NULL for any other packer.  stream_write_u64s()
+ * writes a record of unsigned integers that way (-1 when too big).  Write errors are sticky and reported by stream_writer_close(), which ends
  * the stream with an "end" record (since version 1.1) and flushes;
  * callers must check it before exiting 0.  A writer that fails before
  * never writes the end record, so readers can tell a whole stream
@@ -35,6 +36,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <msgpack.h>
 
@@ -68,7 +70,14 @@ const char *stream_name(const struct stream_reader *);
 uint64_t stream_offset(const struct stream_reader *);
 void	 stream_close(struct stream_reader *);
 
-int	 stream_rec_is(const struct stream_rec *, const char *);
+/* Whether the record is of the type given (inline: strlen of a literal). */
+static inline int
+stream_rec_is(const struct stream_rec *rec, const char *type)
+{
+	size_t n = strlen(type);
+
+	return rec->typelen == n && memcmp(rec->type, type, n) == 0;
+}
 const msgpack_object *stream_rec_obj(const struct stream_rec *);
 
 struct stream_writer;
@@ -78,6 +87,8 @@ msgpack_packer *stream_packer(struct stream_writer *);
 struct stream_writer *stream_packer_writer(msgpack_packer *);
 uint8_t	*stream_reserve(struct stream_writer *, size_t);
 void	 stream_commit(struct stream_writer *, const uint8_t *);
+int	 stream_write_u64s(struct stream_writer *, const char *,
+	    const char *const *, const uint64_t *, size_t);
 void	 stream_write_raw(struct stream_writer *, const void *, size_t);
 int	 stream_writer_close(struct stream_writer *);
 

@@ -193,7 +193,7 @@ taskfast_read(const struct rec *r, struct dag *d, uint32_t gpus)
 	return 0;
 }
 
-#define KEY(p, k)	mpk_put_str((p), (k), sizeof(k) - 1)
+#define KEY(p, k)	mpk_put_fixstr((p), (k), sizeof(k) - 1)
 
 int
 taskfast_write(struct stream_writer *w, const struct dag *d, size_t i,
@@ -215,8 +215,8 @@ taskfast_write(struct stream_writer *w, const struct dag *d, size_t i,
 	p = mpk_put_map(p, n);
 	p = KEY(KEY(p, "type"), "task");
 	p = mpk_put_u64(KEY(p, "id"), i);
-	p = mpk_put_str(KEY(p, "kind"), t->kind == DAG_COMPUTE ? "compute" :
-	    "transfer", t->kind == DAG_COMPUTE ? 7 : 8);
+	p = KEY(p, "kind");
+	p = t->kind == DAG_COMPUTE ? KEY(p, "compute") : KEY(p, "transfer");
 	p = mpk_put_array(KEY(p, "deps"), t->ndep);
 	for (j = 0; j < t->ndep; j++)
 		p = mpk_put_u64(p, dep[j]);
