@@ -22,7 +22,7 @@
 #include "stream.h"
 
 struct rec {
-	struct stream_rec	 src;	/* the record, its tree decoded lazily */
+	struct stream_rec	 src;	/* the record (tree decoded lazily) */
 	const char		*name;	/* stream name for messages */
 	uint64_t		 off;
 	char			 type[24];

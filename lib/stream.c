@@ -310,7 +310,8 @@ find_type(struct stream_reader *r, struct stream_rec *rec)
 	}
 	if (i < n && !mpk_failed(&m)) {
 		if (mpk_str(&m, &rec->type, &kl) != 0) {
-			fail(r, rec->off, "record key \"type\" is not a string");
+			fail(r, rec->off, "record key \"type\" is not a "
+			    "string");
 			return -1;
 		}
 		rec->typelen = kl;

@@ -24,8 +24,9 @@
  * stream_commit() takes the bytes up to the end of what was encoded.
  * stream_packer_writer() finds the writer behind a packer of
  * stream_packer(), NULL for any other packer.  stream_write_u64s()
- * writes a record of unsigned integers that way (-1 when too big).  Write errors are sticky and reported by stream_writer_close(), which ends
- * the stream with an "end" record (since version 1.1) and flushes;
+ * writes a record of unsigned integers that way (-1 when too big).
+ * Write errors are sticky and reported by stream_writer_close(), which
+ * ends the stream with an "end" record (since version 1.1) and flushes;
  * callers must check it before exiting 0.  A writer that fails before
  * never writes the end record, so readers can tell a whole stream
  * from one cut short at a record boundary.

@@ -133,12 +133,11 @@ strings_and_containers(void)
 		static const uint8_t b[] = { 0xc3, 0xc2, 0xc0, 0x01 };
 
 		mpk_init(&m, b, sizeof(b));
-		ok(mpk_bool(&m, &b1) == 0 && b1 == 1 && mpk_bool(&m, &b2) == 0 &&
-		    b2 == 0 && mpk_nil(&m) == 0 && mpk_nil(&m) == -1 &&
-		    mpk_left(&m) == 1 && mpk_failed(&m),
+		ok(mpk_bool(&m, &b1) == 0 && b1 == 1 &&
+		    mpk_bool(&m, &b2) == 0 && b2 == 0 && mpk_nil(&m) == 0 &&
+		    mpk_nil(&m) == -1 && mpk_left(&m) == 1 && mpk_failed(&m),
 		    "booleans and nil; a wrong type fails in place");
-		ok(mpk_u64(&m, &v) == -1,
-		    "errors are sticky");
+		ok(mpk_u64(&m, &v) == -1, "errors are sticky");
 	}
 }
 
