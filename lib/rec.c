@@ -10,6 +10,18 @@
 #include "stream.h"
 
 static const msgpack_object_array empty_array = { 0, NULL };
+static const msgpack_object_map empty_map = { 0, NULL };
+
+/* The record's map, decoded at the first need; empty on failure. */
+static const msgpack_object_map *
+rec_map(const struct rec *r)
+{
+	const msgpack_object *o;
+
+	if ((o = stream_rec_obj(&r->src)) == NULL)
+		return &empty_map;
+	return &o->via.map;
+}
 
 void
 rec_init(struct rec *r, const struct stream_rec *sr, const char *name)
@@ -17,7 +29,7 @@ rec_init(struct rec *r, const struct stream_rec *sr, const char *name)
 	size_t n;
 
 	memset(r, 0, sizeof(*r));
-	r->map = sr->obj;
+	r->src = *sr;
 	r->name = name;
 	r->off = sr->off;
 	n = sr->typelen < sizeof(r->type) - 1 ? sr->typelen :
@@ -47,12 +59,15 @@ rec_fail(struct rec *r, const char *fmt, ...)
 int
 rec_failed(const struct rec *r)
 {
-	return r->failed;
+	return r->failed || stream_failed(r->src.src);
 }
 
 const char *
 rec_error(const struct rec *r)
 {
+	/* the tree could not be decoded: that comes first */
+	if (stream_failed(r->src.src))
+		return stream_error(r->src.src);
 	return r->failed ? r->err : "no error";
 }
 
@@ -87,7 +102,7 @@ rec_typename(const msgpack_object *o)
 const msgpack_object *
 rec_get(const struct rec *r, const char *key)
 {
-	const msgpack_object_map *m = &r->map->via.map;
+	const msgpack_object_map *m = rec_map(r);
 	size_t n = strlen(key);
 	uint32_t i;
 
@@ -246,7 +261,7 @@ rec_enum(struct rec *r, const char *key, const char *const *names)
 	int i;
 
 	s = rec_str(r, key, &n);
-	if (r->failed)
+	if (rec_failed(r))
 		return 0;
 	for (i = 0; names[i] != NULL; i++)
 		if (rec_streq(s, n, names[i]))
@@ -327,7 +342,7 @@ void
 rec_lookup(const struct rec *r, const char *const *keys, size_t n,
     const msgpack_object **out, uint32_t *hint)
 {
-	const msgpack_object_map *m = &r->map->via.map;
+	const msgpack_object_map *m = rec_map(r);
 	size_t j, len;
 	uint32_t i;
 

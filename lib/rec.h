@@ -5,6 +5,9 @@
  * a wrong type records the first error and returns a harmless value
  * (0, "", an empty array); the caller checks rec_failed() once per
  * record.  Messages read "name: byte N: TYPE record: key "k": what".
+ * The record's msgpack-c object is only decoded (stream_rec_obj()) when
+ * a getter first needs it; should that fail, rec_failed() says so and
+ * rec_error() gives the reader's message.
  * Unknown keys are never an error.  Nothing here allocates; strings
  * point into the record and are not NUL-terminated.
  */
@@ -19,7 +22,7 @@
 #include "stream.h"
 
 struct rec {
-	const msgpack_object	*map;
+	struct stream_rec	 src;	/* the record (tree decoded lazily) */
 	const char		*name;	/* stream name for messages */
 	uint64_t		 off;
 	char			 type[24];

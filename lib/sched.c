@@ -7,6 +7,7 @@
 #include "net.h"
 #include "rec.h"
 #include "sched.h"
+#include "schedfast.h"
 #include "mem.h"
 #include "stream.h"
 
@@ -136,6 +137,15 @@ sched_add_plan(struct schedule *s, uint32_t task, uint32_t sw, uint64_t start)
 int
 sched_read_circuit(struct rec *r, struct schedule *s, const struct net *n)
 {
+	if (schedfast_read_circuit(r, s, n) == 0)
+		return 0;
+	return sched_read_circuit_tree(r, s, n);
+}
+
+int
+sched_read_circuit_tree(struct rec *r, struct schedule *s,
+    const struct net *n)
+{
 	uint64_t sw, a, b, from, to;
 
 	sw = rec_u64(r, "switch");
@@ -168,6 +178,14 @@ sched_read_circuit(struct rec *r, struct schedule *s, const struct net *n)
 
 int
 sched_read_plan(struct rec *r, struct schedule *s, const struct net *n)
+{
+	if (schedfast_read_plan(r, s, n) == 0)
+		return 0;
+	return sched_read_plan_tree(r, s, n);
+}
+
+int
+sched_read_plan_tree(struct rec *r, struct schedule *s, const struct net *n)
 {
 	struct plan p;
 
@@ -213,6 +231,12 @@ sched_write_schedule(msgpack_packer *pk, const struct schedule *s)
 void
 sched_write_circuit(msgpack_packer *pk, const struct circuit *c)
 {
+	struct stream_writer *w = stream_packer_writer(pk);
+
+	if (w != NULL) {
+		schedfast_write_circuit(w, c);
+		return;
+	}
 	stream_pack_record(pk, "circuit", c->to == SCHED_FOREVER ? 5 : 6);
 	stream_pack_ku64(pk, "switch", c->sw);
 	stream_pack_ku64(pk, "a", c->a);
@@ -225,6 +249,12 @@ sched_write_circuit(msgpack_packer *pk, const struct circuit *c)
 void
 sched_write_plan(msgpack_packer *pk, const struct plan *p)
 {
+	struct stream_writer *w = stream_packer_writer(pk);
+
+	if (w != NULL) {
+		schedfast_write_plan(w, p);
+		return;
+	}
 	stream_pack_record(pk, "plan", 4);
 	stream_pack_ku64(pk, "task", p->task);
 	stream_pack_ku64(pk, "switch", p->sw);

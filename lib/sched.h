@@ -18,6 +18,11 @@
  * GPU g, a permutation of the net's GPUs, or place NULL for none.  The
  * reader checks it is a permutation, sched_take() (with the net) and
  * sched_check() that it covers the net's GPUs; nothing else uses it.
+ *
+ * Plans and circuits go straight between the record's bytes and the
+ * struct when they can (lib/schedfast), through msgpack-c otherwise,
+ * with the same bytes and results; the *_tree() readers go through
+ * msgpack-c's tree alone, for the tests to compare.
  */
 #ifndef SCHED_H
 #define SCHED_H
@@ -76,6 +81,10 @@ int	sched_read_schedule(struct rec *, struct schedule *);
 int	sched_read_circuit(struct rec *, struct schedule *,
 	    const struct net *);
 int	sched_read_plan(struct rec *, struct schedule *, const struct net *);
+int	sched_read_circuit_tree(struct rec *, struct schedule *,
+	    const struct net *);
+int	sched_read_plan_tree(struct rec *, struct schedule *,
+	    const struct net *);
 int	sched_take(struct rec *, const struct stream_rec *,
 	    struct schedule *, const struct net *);
 int	sched_add_circuit(struct schedule *, uint32_t, uint32_t, uint32_t,

@@ -8,6 +8,7 @@
 
 #include <msgpack.h>
 
+#include "mpk.h"
 #include "stream.h"
 
 #define CHUNK	(64UL << 10)
@@ -24,6 +25,7 @@ struct stream_reader {
 	unsigned	 max_depth;
 	msgpack_zone	 zone;		/* reused: cleared per record */
 	msgpack_object	 obj;
+	uint64_t	 tree;		/* 1 + index of the record in obj */
 	char		 err[256];
 };
 
@@ -146,6 +148,30 @@ item_header(uint8_t c, unsigned *fixed, unsigned *lenbytes, int *cont,
 }
 
 /*
+ * The size of each item that is whole in its first bytes, neither a
+ * container nor a string or binary with its length after it, and that
+ * fluxocs takes (not an extension): 0 for the others.
+ */
+static const uint8_t fixed_size[256] = {
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+	17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32,
+	1, 0, 1, 1, 0, 0, 0, 0, 0, 0, 5, 9, 2, 3, 5, 9,
+	2, 3, 5, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+};
+
+/*
  * Find the end of the record starting at p[0] (stream offset off).
  * SCAN_MORE means the bytes end inside the record.
  */
@@ -154,7 +180,7 @@ scan(struct stream_reader *r, const uint8_t *p, size_t n, uint64_t off,
     size_t *len)
 {
 	uint64_t left[STREAM_MAX_DEPTH + 1], count, need;
-	unsigned hdr, fixed, lenbytes;
+	unsigned hdr, fixed, lenbytes, sz;
 	size_t i = 0;
 	int d = 0, cont;
 
@@ -167,10 +193,20 @@ scan(struct stream_reader *r, const uint8_t *p, size_t n, uint64_t off,
 		left[d]--;
 		if (i >= n)
 			return SCAN_MORE;
-		/* fast path for the commonest items: small ints, short strings */
-		if (i > 0 && (p[i] <= 0x7f || p[i] >= 0xe0 ||
-		    (p[i] & 0xe0) == 0xa0)) {
-			i += (p[i] & 0xe0) == 0xa0 ? 1 + (p[i] & 0x1f) : 1;
+		/*
+		 * Fast path for runs of the commonest items, numbers and
+		 * short strings: nothing in a run can fail but the size,
+		 * and i only grows, so that is checked after it.
+		 */
+		if (i > 0 && (sz = fixed_size[p[i]]) != 0) {
+			uint64_t l = left[d];
+
+			i += sz;
+			while (l > 0 && i < n && (sz = fixed_size[p[i]]) != 0) {
+				l--;
+				i += sz;
+			}
+			left[d] = l;
 			if (i > r->max_record)
 				return fail(r, off, "record larger than %zu "
 				    "bytes", r->max_record);
@@ -250,46 +286,48 @@ fill(struct stream_reader *r)
 	return 0;
 }
 
+/*
+ * The value of the record's first key "type", read from its bytes: the
+ * scanner has checked their framing, so only the types matter here.
+ */
 static int
 find_type(struct stream_reader *r, struct stream_rec *rec)
 {
-	const msgpack_object_map *m = &rec->obj->via.map;
-	const msgpack_object *k, *v;
-	uint32_t i;
+	struct mpk m;
+	const char *k;
+	uint32_t n, i, kl;
 
-	for (i = 0; i < m->size; i++) {
-		k = &m->ptr[i].key;
-		v = &m->ptr[i].val;
-		if (k->type != MSGPACK_OBJECT_STR || k->via.str.size != 4 ||
-		    memcmp(k->via.str.ptr, "type", 4) != 0)
-			continue;
-		if (v->type != MSGPACK_OBJECT_STR) {
-			fail(r, rec->off, "record key \"type\" is not a string");
+	mpk_init(&m, rec->raw, rec->rawlen);
+	if (mpk_map(&m, &n) != 0)
+		n = 0;
+	for (i = 0; i < n && !mpk_failed(&m); i++) {
+		if (!mpk_next_is_str(&m))
+			mpk_skip(&m);		/* a key of another type */
+		else if (mpk_str(&m, &k, &kl) == 0 && kl == 4 &&
+		    memcmp(k, "type", 4) == 0)
+			break;
+		mpk_skip(&m);
+	}
+	if (i < n && !mpk_failed(&m)) {
+		if (mpk_str(&m, &rec->type, &kl) != 0) {
+			fail(r, rec->off, "record key \"type\" is not a "
+			    "string");
 			return -1;
 		}
-		rec->type = v->via.str.ptr;
-		rec->typelen = v->via.str.size;
+		rec->typelen = kl;
 		return 0;
 	}
-	fail(r, rec->off, "record has no key \"type\"");
+	if (mpk_failed(&m))
+		fail(r, rec->off, "malformed record");
+	else
+		fail(r, rec->off, "record has no key \"type\"");
 	return -1;
 }
 
 static int
-decode(struct stream_reader *r, size_t len, struct stream_rec *rec)
+take(struct stream_reader *r, size_t len, struct stream_rec *rec)
 {
-	size_t used = 0;
-	int rc;
-
-	msgpack_zone_clear(&r->zone);
-	rc = msgpack_unpack((const char *)r->buf + r->start, len, &used,
-	    &r->zone, &r->obj);
-	if (rc != MSGPACK_UNPACK_SUCCESS || used != len) {
-		fail(r, r->base + r->start, rc == MSGPACK_UNPACK_NOMEM_ERROR ?
-		    "out of memory decoding record" : "malformed record");
-		return -1;
-	}
-	rec->obj = &r->obj;
+	rec->src = r;
 	rec->raw = r->buf + r->start;
 	rec->rawlen = len;
 	rec->off = r->base + r->start;
@@ -299,6 +337,41 @@ decode(struct stream_reader *r, size_t len, struct stream_rec *rec)
 	r->start += len;
 	r->count++;
 	return 1;
+}
+
+/*
+ * The record as a msgpack-c object, decoded at the first call for it:
+ * records that a tool passes on, or reads with its own decoder, never
+ * build one.  NULL when the decoding fails (the reader's error).
+ */
+const msgpack_object *
+stream_rec_obj(const struct stream_rec *rec)
+{
+	struct stream_reader *r = rec->src;
+	size_t used = 0;
+	int rc;
+
+	if (r->tree == rec->index + 1)
+		return &r->obj;
+	if (r->failed)
+		return NULL;
+	r->tree = 0;
+	msgpack_zone_clear(&r->zone);
+	rc = msgpack_unpack((const char *)rec->raw, rec->rawlen, &used,
+	    &r->zone, &r->obj);
+	if (rc != MSGPACK_UNPACK_SUCCESS || used != rec->rawlen) {
+		fail(r, rec->off, rc == MSGPACK_UNPACK_NOMEM_ERROR ?
+		    "out of memory decoding record" : "malformed record");
+		return NULL;
+	}
+	r->tree = rec->index + 1;
+	return &r->obj;
+}
+
+int
+stream_failed(const struct stream_reader *r)
+{
+	return r->failed;
 }
 
 int
@@ -312,7 +385,7 @@ stream_next(struct stream_reader *r, struct stream_rec *rec)
 		switch (scan(r, r->buf + r->start, r->end - r->start,
 		    r->base + r->start, &len)) {
 		case SCAN_OK:
-			return decode(r, len, rec);
+			return take(r, len, rec);
 		case SCAN_ERR:
 			return -1;
 		case SCAN_MORE:
@@ -360,19 +433,23 @@ stream_close(struct stream_reader *r)
 	free(r);
 }
 
-int
-stream_rec_is(const struct stream_rec *rec, const char *type)
-{
-	size_t n = strlen(type);
-
-	return rec->typelen == n && memcmp(rec->type, type, n) == 0;
-}
 
 struct stream_writer {
 	FILE		*fp;
 	msgpack_packer	 pk;
 	int		 err;	/* first errno seen, sticky */
+	size_t		 len;	/* bytes in buf */
+	uint8_t		 buf[STREAM_WBUF];
 };
+
+static void
+flush(struct stream_writer *w)
+{
+	if (w->err == 0 && w->len > 0 &&
+	    fwrite(w->buf, 1, w->len, w->fp) != w->len)
+		w->err = errno ? errno : EIO;
+	w->len = 0;
+}
 
 static int
 writer_cb(void *data, const char *buf, size_t len)
@@ -381,10 +458,15 @@ writer_cb(void *data, const char *buf, size_t len)
 
 	if (w->err != 0)
 		return -1;
-	if (fwrite(buf, 1, len, w->fp) != len) {
-		w->err = errno ? errno : EIO;
-		return -1;
+	if (len > sizeof(w->buf) - w->len)
+		flush(w);
+	if (len >= sizeof(w->buf)) {
+		if (w->err == 0 && fwrite(buf, 1, len, w->fp) != len)
+			w->err = errno ? errno : EIO;
+		return w->err != 0 ? -1 : 0;
 	}
+	memcpy(w->buf + w->len, buf, len);
+	w->len += len;
 	return 0;
 }
 
@@ -406,10 +488,66 @@ stream_packer(struct stream_writer *w)
 	return &w->pk;
 }
 
+struct stream_writer *
+stream_packer_writer(msgpack_packer *pk)
+{
+	return pk->callback == writer_cb ? pk->data : NULL;
+}
+
 void
 stream_write_raw(struct stream_writer *w, const void *p, size_t n)
 {
 	writer_cb(w, p, n);
+}
+
+/*
+ * Room for n bytes at the end of the buffer, to be encoded in place
+ * and then committed; NULL when n is more than the buffer holds.
+ */
+uint8_t *
+stream_reserve(struct stream_writer *w, size_t n)
+{
+	if (n > sizeof(w->buf))
+		return NULL;
+	if (n > sizeof(w->buf) - w->len)
+		flush(w);
+	return w->buf + w->len;
+}
+
+/* The bytes from the reserved room up to end are the stream's. */
+void
+stream_commit(struct stream_writer *w, const uint8_t *end)
+{
+	if (w->err == 0)
+		w->len = (size_t)(end - w->buf);
+}
+
+/*
+ * A record of unsigned integers, {"type": type, keys[0]: v[0], ...},
+ * encoded in place as msgpack-c packs it; -1, writing nothing, when
+ * it would not fit in the buffer.
+ */
+int
+stream_write_u64s(struct stream_writer *w, const char *type,
+    const char *const *keys, const uint64_t *v, size_t n)
+{
+	size_t room = 2 * MPK_MAX_HEADER + 4 + strlen(type), i;
+	uint8_t *p;
+
+	for (i = 0; i < n; i++)
+		room += MPK_MAX_HEADER + strlen(keys[i]) + MPK_MAX_INT;
+	if (n >= UINT32_MAX || room > STREAM_WBUF ||
+	    (p = stream_reserve(w, room)) == NULL)
+		return -1;
+	p = mpk_put_map(p, (uint32_t)n + 1);
+	p = mpk_put_str(p, "type", 4);
+	p = mpk_put_str(p, type, (uint32_t)strlen(type));
+	for (i = 0; i < n; i++) {
+		p = mpk_put_str(p, keys[i], (uint32_t)strlen(keys[i]));
+		p = mpk_put_u64(p, v[i]);
+	}
+	stream_commit(w, p);
+	return 0;
 }
 
 /* Flush and free; returns 0 or the errno of the first write error. */
@@ -422,6 +560,7 @@ stream_writer_close(struct stream_writer *w)
 		return ENOMEM;
 	stream_pack_record(&w->pk, "end", 1);
 	errno = 0;
+	flush(w);
 	if (fflush(w->fp) != 0 && w->err == 0)
 		w->err = errno ? errno : EIO;
 	if (ferror(w->fp) && w->err == 0)

@@ -5,6 +5,7 @@
 #include "dag.h"
 #include "rec.h"
 #include "stream.h"
+#include "taskfast.h"
 #include "taskio.h"
 
 static const char *const kinds[] = { "compute", "transfer", NULL };
@@ -17,7 +18,10 @@ taskio_write(msgpack_packer *pk, const struct dag *d, size_t i,
 	const uint32_t *dep = dag_deps(d, i);
 	size_t j, n = 7 + (t->kind == DAG_TRANSFER) + (name != NULL) +
 	    (op != NULL);
+	struct stream_writer *w = stream_packer_writer(pk);
 
+	if (w != NULL && taskfast_write(w, d, i, name, op) == 0)
+		return;
 	stream_pack_record(pk, "task", n);
 	stream_pack_ku64(pk, "id", i);
 	stream_pack_kstr(pk, "kind", kinds[t->kind]);
@@ -92,6 +96,14 @@ read_deps(struct rec *r, struct dag *d, const msgpack_object_array *a,
 
 int
 taskio_read(struct rec *r, struct dag *d, uint32_t gpus)
+{
+	if (taskfast_read(r, d, gpus) == 0)
+		return 0;
+	return taskio_read_tree(r, d, gpus);
+}
+
+int
+taskio_read_tree(struct rec *r, struct dag *d, uint32_t gpus)
 {
 	const msgpack_object *v[K_N];
 	const msgpack_object_array *a;

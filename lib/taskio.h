@@ -7,6 +7,11 @@
  * dependency an earlier task, GPUs below the net's count, transfers
  * between two distinct GPUs.  Errors go through the record's sticky
  * error; the dag is unchanged on error.
+ *
+ * Both go straight between the record's bytes and the struct when they
+ * can (lib/taskfast), through msgpack-c otherwise, with the same bytes
+ * and the same results.  taskio_read_tree() is the reader through
+ * msgpack-c's tree alone, which the tests compare with the other.
  */
 #ifndef TASKIO_H
 #define TASKIO_H
@@ -22,5 +27,6 @@
 void	taskio_write(msgpack_packer *, const struct dag *, size_t,
 	    const char *, const uint64_t *);
 int	taskio_read(struct rec *, struct dag *, uint32_t);
+int	taskio_read_tree(struct rec *, struct dag *, uint32_t);
 
 #endif

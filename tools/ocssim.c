@@ -316,9 +316,18 @@ write_stats(msgpack_packer *pk, const struct sim_out *o,
 static void
 write_runs(msgpack_packer *pk, const struct sim_out *o, size_t n)
 {
+	static const char *const keys[] = { "id", "start_ps", "end_ps" };
+	struct stream_writer *w = stream_packer_writer(pk);
+	uint64_t v[3];
 	size_t i;
 
 	for (i = 0; i < n; i++) {
+		v[0] = i;
+		v[1] = o->start[i];
+		v[2] = o->end[i];
+		if (w != NULL && stream_write_u64s(w, "taskrun", keys, v,
+		    3) == 0)
+			continue;
 		stream_pack_record(pk, "taskrun", 4);
 		stream_pack_ku64(pk, "id", i);
 		stream_pack_ku64(pk, "start_ps", o->start[i]);

@@ -48,18 +48,21 @@ static int
 dump(struct stream_reader *rd, char *err, size_t n)
 {
 	struct header_end end = { 0, 0, 0 };
+	const msgpack_object *o;
 	struct stream_rec sr;
 	int rc;
 
 	while ((rc = stream_next(rd, &sr)) > 0) {
-		json_print(stdout, sr.obj);
+		if ((o = stream_rec_obj(&sr)) == NULL)
+			break;
+		json_print(stdout, o);
 		putchar('\n');
 		if (header_follow(&end, rd, &sr, err, n) != 0)
 			return -1;
 	}
-	if (rc < 0) {
+	if (rc < 0 || stream_failed(rd)) {
 		snprintf(err, n, "%s", stream_error(rd));
-		return rc;
+		return -1;
 	}
 	return header_finish(&end, rd, err, n);
 }

@@ -11,14 +11,20 @@
  * A small periodic schedule is run slot by slot and circuit by circuit
  * (lib/simslot, ocssim -E): both must succeed or fail alike and agree
  * on every result but the events count.
+ * Last, record by record, the plan and circuit readers straight from
+ * the bytes (lib/schedfast, behind sched_read_plan() and
+ * sched_read_circuit()) against those through msgpack-c's tree alone:
+ * the same return, message and schedule, or abort().
  */
-#include <string.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "dagin.h"
 #include "fuzz.h"
+#include "net.h"
+#include "rec.h"
 #include "sched.h"
 #include "sim.h"
 #include "simctl.h"
@@ -147,6 +153,84 @@ other(void *arg, struct rec *r, const struct stream_rec *sr)
 	    NULL);
 }
 
+static int
+same_sched(const struct schedule *x, const struct schedule *y)
+{
+	size_t i;
+
+	if (x->np != y->np || x->nc != y->nc)
+		return 0;
+	for (i = 0; i < x->np; i++)
+		if (x->p[i].task != y->p[i].task || x->p[i].sw != y->p[i].sw ||
+		    x->p[i].start != y->p[i].start)
+			return 0;
+	for (i = 0; i < x->nc; i++)
+		if (x->c[i].sw != y->c[i].sw || x->c[i].a != y->c[i].a ||
+		    x->c[i].b != y->c[i].b || x->c[i].from != y->c[i].from ||
+		    x->c[i].to != y->c[i].to)
+			return 0;
+	return 1;
+}
+
+/* One plan or circuit both ways; 0 to go on, -1 when both refused it. */
+static int
+both(const struct stream_rec *sr, struct schedule *fast,
+    struct schedule *tree, const struct net *net)
+{
+	int circ = stream_rec_is(sr, "circuit"), ra, rb;
+	struct rec a, b;
+
+	rec_init(&a, sr, "fuzz");
+	rec_init(&b, sr, "fuzz");
+	ra = circ ? sched_read_circuit(&a, fast, net) :
+	    sched_read_plan(&a, fast, net);
+	rb = circ ? sched_read_circuit_tree(&b, tree, net) :
+	    sched_read_plan_tree(&b, tree, net);
+	if (ra != rb || rec_failed(&a) != rec_failed(&b) ||
+	    strcmp(rec_error(&a), rec_error(&b)) != 0 ||
+	    !same_sched(fast, tree)) {
+		fprintf(stderr, "fuzz_sched: the readers differ at byte "
+		    "%llu: %d \"%s\", %d \"%s\"\n",
+		    (unsigned long long)sr->off, ra, rec_error(&a), rb,
+		    rec_error(&b));
+		abort();
+	}
+	return ra;
+}
+
+static void
+differential(const uint8_t *data, size_t size)
+{
+	struct schedule fast, tree;
+	struct stream_reader *rd;
+	struct stream_rec sr;
+	struct net net;
+	struct rec r;
+	int have = 0;
+	FILE *fp;
+
+	fp = fuzz_open(data, size);
+	if ((rd = stream_open(fp, "fuzz")) == NULL)
+		abort();
+	sched_init(&fast);
+	sched_init(&tree);
+	while (stream_next(rd, &sr) > 0) {
+		if (!have && stream_rec_is(&sr, "net")) {
+			rec_init(&r, &sr, "fuzz");
+			if (net_read(&r, &net) != 0)
+				break;
+			have = 1;
+		} else if (have && (stream_rec_is(&sr, "plan") ||
+		    stream_rec_is(&sr, "circuit")) &&
+		    both(&sr, &fast, &tree, &net) != 0)
+			break;
+	}
+	sched_free(&fast);
+	sched_free(&tree);
+	stream_close(rd);
+	fclose(fp);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -171,5 +255,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	dagin_free(&in.di);
 	(void)stream_writer_close(w);
 	fclose(fp);
+	differential(data, size);
 	return 0;
 }

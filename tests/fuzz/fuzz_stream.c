@@ -19,13 +19,17 @@
 static void
 keys(const struct stream_rec *sr)
 {
-	const msgpack_object_map *m = &sr->obj->via.map;
+	const msgpack_object *o = stream_rec_obj(sr);
+	const msgpack_object_map *m;
 	static const char *const any[] = { "a", "b", NULL };
 	char key[64], pr[32];
 	struct rec r;
 	uint32_t i;
 	size_t len;
 
+	if (o == NULL)
+		return;
+	m = &o->via.map;
 	for (i = 0; i < m->size; i++) {
 		const msgpack_object *k = &m->ptr[i].key;
 		const msgpack_object_array *a;

@@ -1,12 +1,98 @@
 /*
  * fuzz_tasks: the task reader (lib/dagin, lib/taskio, lib/net), as
- * fluxsolve, ocssim and report read their input.
+ * fluxsolve, ocssim and report read their input; then, record by
+ * record, the reader straight from the bytes (lib/taskfast, behind
+ * taskio_read()) against the one through msgpack-c's tree alone: the
+ * same return, the same message and the same DAG, or abort().
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "dag.h"
 #include "dagin.h"
 #include "fuzz.h"
+#include "net.h"
+#include "rec.h"
+#include "stream.h"
+#include "taskio.h"
+
+static int
+same_dag(const struct dag *a, const struct dag *b)
+{
+	size_t i;
+
+	if (a->n != b->n || a->ndep != b->ndep)
+		return 0;
+	for (i = 0; i < a->n; i++) {
+		const struct dag_task *x = &a->t[i], *y = &b->t[i];
+
+		if (x->amount != y->amount || x->dep_off != y->dep_off ||
+		    x->gpu != y->gpu || x->ndep != y->ndep ||
+		    x->step != y->step || x->kind != y->kind ||
+		    (x->kind == DAG_TRANSFER && x->dst != y->dst))
+			return 0;
+	}
+	return a->ndep == 0 ||
+	    memcmp(a->dep, b->dep, a->ndep * sizeof(*a->dep)) == 0;
+}
+
+/* One task record both ways; 0 to go on, -1 when both refused it. */
+static int
+both(const struct stream_rec *sr, struct dag *fast, struct dag *tree,
+    uint32_t gpus)
+{
+	struct rec a, b;
+	int ra, rb;
+
+	rec_init(&a, sr, "fuzz");
+	rec_init(&b, sr, "fuzz");
+	ra = taskio_read(&a, fast, gpus);
+	rb = taskio_read_tree(&b, tree, gpus);
+	if (ra != rb || rec_failed(&a) != rec_failed(&b) ||
+	    strcmp(rec_error(&a), rec_error(&b)) != 0 ||
+	    !same_dag(fast, tree)) {
+		fprintf(stderr, "fuzz_tasks: the readers differ at byte "
+		    "%llu: %d \"%s\", %d \"%s\"\n",
+		    (unsigned long long)sr->off, ra, rec_error(&a), rb,
+		    rec_error(&b));
+		abort();
+	}
+	return ra;
+}
+
+static void
+differential(const uint8_t *data, size_t size)
+{
+	struct stream_reader *rd;
+	struct stream_rec sr;
+	struct dag fast, tree;
+	struct net net;
+	struct rec r;
+	int have = 0;
+	FILE *fp;
+
+	fp = fuzz_open(data, size);
+	if ((rd = stream_open(fp, "fuzz")) == NULL)
+		abort();
+	dag_init(&fast);
+	dag_init(&tree);
+	while (stream_next(rd, &sr) > 0) {
+		if (!have && stream_rec_is(&sr, "net")) {
+			rec_init(&r, &sr, "fuzz");
+			if (net_read(&r, &net) != 0)
+				break;
+			have = 1;
+		} else if (have && stream_rec_is(&sr, "task") &&
+		    both(&sr, &fast, &tree, net.gpus) != 0)
+			break;
+	}
+	dag_free(&fast);
+	dag_free(&tree);
+	stream_close(rd);
+	fclose(fp);
+}
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -23,5 +109,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	dagin_free(&di);
 	(void)stream_writer_close(w);
 	fclose(fp);
+	differential(data, size);
 	return 0;
 }

@@ -163,11 +163,64 @@ typed_access(void)
 	fclose(fp);
 }
 
+static int
+sbuf_cb(void *data, const char *buf, size_t len)
+{
+	return msgpack_sbuffer_write(data, buf, len);
+}
+
+/*
+ * Records of integers written in place by stream_write_u64s() are the
+ * bytes msgpack-c packs, across many refills of the writer's buffer.
+ */
+static void
+in_place(void)
+{
+	static const char *const keys[] = { "id", "start_ps", "end_ps",
+	    "a_key_of_more_than_31_bytes_long" };
+	static const uint64_t tops[] = { 0x80, 0x100, 0x10000, 1ULL << 32,
+	    UINT64_MAX };
+	struct stream_writer *w;
+	msgpack_sbuffer sb;
+	msgpack_packer pk;
+	uint64_t v[4], x = 1;
+	size_t i, j, len;
+	char *out;
+	int good = 1;
+	FILE *fp = tmpfile();
+
+	msgpack_sbuffer_init(&sb);
+	msgpack_packer_init(&pk, &sb, sbuf_cb);
+	w = stream_writer(fp);
+	for (i = 0; i < 30000; i++) {
+		for (j = 0; j < 4; j++) {
+			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+			v[j] = (x >> 7) % tops[(x >> 3) % 5];
+		}
+		stream_pack_record(&pk, "taskrun", 1 + 1 + i % 4);
+		for (j = 0; j < 1 + i % 4; j++)
+			stream_pack_ku64(&pk, keys[j], v[j]);
+		good &= stream_write_u64s(w, "taskrun", keys, v,
+		    1 + i % 4) == 0;
+	}
+	good &= stream_writer_close(w) == 0;
+	len = (size_t)ftell(fp);
+	rewind(fp);
+	out = malloc(len);
+	ok(good && len == sb.size + 10 && fread(out, 1, len, fp) == len &&
+	    memcmp(out, sb.data, sb.size) == 0, "records of integers "
+	    "encoded in place are msgpack-c's bytes (%zu bytes)", len);
+	free(out);
+	fclose(fp);
+	msgpack_sbuffer_destroy(&sb);
+}
+
 int
 main(void)
 {
 	round_trip();
 	bad_input();
 	typed_access();
+	in_place();
 	return tap_done();
 }

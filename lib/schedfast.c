@@ -1,0 +1,104 @@
+/* schedfast: plan and circuit records read from and written to bytes. */
+#include <stdint.h>
+
+#include "mem.h"
+#include "mpk.h"
+#include "net.h"
+#include "rec.h"
+#include "sched.h"
+#include "schedfast.h"
+#include "stream.h"
+
+enum { P_TASK, P_SWITCH, P_START, P_N };
+enum { C_SWITCH, C_A, C_B, C_FROM, C_TO, C_N };
+
+static const char *const pkeys[P_N] = { "task", "switch", "start_ps" };
+static const char *const ckeys[C_N] = { "switch", "a", "b", "from_ps",
+	"to_ps" };
+
+#define BIT(k)		(1U << (k))
+#define KEY(p, k)	mpk_put_fixstr((p), (k), sizeof(k) - 1)
+
+int
+schedfast_read_plan(const struct rec *r, struct schedule *s,
+    const struct net *n)
+{
+	uint64_t v[P_N];
+	uint32_t seen;
+	struct mpk m;
+
+	if (rec_failed(r))
+		return 1;
+	mpk_init(&m, r->src.raw, r->src.rawlen);
+	if (mpk_flat_u64(&m, pkeys, P_N, v, &seen) != 0 ||
+	    (seen & (BIT(P_TASK) | BIT(P_SWITCH))) !=
+	    (BIT(P_TASK) | BIT(P_SWITCH)) || v[P_TASK] > UINT32_MAX - 1 ||
+	    v[P_SWITCH] >= n->switches)
+		return 1;
+	if (!(seen & BIT(P_START)))
+		v[P_START] = 0;
+	if (mem_grow(&s->p, &s->pcap, s->np + 1, sizeof(*s->p)) != 0)
+		return 1;
+	s->p[s->np++] = (struct plan){ (uint32_t)v[P_TASK],
+	    (uint32_t)v[P_SWITCH], v[P_START] };
+	return 0;
+}
+
+int
+schedfast_read_circuit(const struct rec *r, struct schedule *s,
+    const struct net *n)
+{
+	const uint32_t need = BIT(C_SWITCH) | BIT(C_A) | BIT(C_B) |
+	    BIT(C_FROM);
+	uint64_t v[C_N];
+	uint32_t seen;
+	struct mpk m;
+
+	if (rec_failed(r))
+		return 1;
+	mpk_init(&m, r->src.raw, r->src.rawlen);
+	if (mpk_flat_u64(&m, ckeys, C_N, v, &seen) != 0 ||
+	    (seen & need) != need)
+		return 1;
+	if (!(seen & BIT(C_TO)))
+		v[C_TO] = SCHED_FOREVER;
+	if (v[C_SWITCH] >= n->switches || v[C_A] >= n->gpus ||
+	    v[C_B] >= n->gpus || v[C_A] == v[C_B] || v[C_FROM] >= v[C_TO])
+		return 1;
+	if (sched_add_circuit(s, (uint32_t)v[C_SWITCH], (uint32_t)v[C_A],
+	    (uint32_t)v[C_B], v[C_FROM], v[C_TO]) != 0)
+		return 1;
+	return 0;
+}
+
+/* The longest record: 6 pairs, keys of at most 9 bytes. */
+#define ROOM	(1 + 6 * (10 + MPK_MAX_INT))
+
+void
+schedfast_write_plan(struct stream_writer *w, const struct plan *pl)
+{
+	uint8_t *p = stream_reserve(w, ROOM);
+
+	p = mpk_put_map(p, 4);
+	p = KEY(KEY(p, "type"), "plan");
+	p = mpk_put_u64(KEY(p, "task"), pl->task);
+	p = mpk_put_u64(KEY(p, "switch"), pl->sw);
+	p = mpk_put_u64(KEY(p, "start_ps"), pl->start);
+	stream_commit(w, p);
+}
+
+void
+schedfast_write_circuit(struct stream_writer *w, const struct circuit *c)
+{
+	uint8_t *p = stream_reserve(w, ROOM);
+
+	p = mpk_put_map(p, c->to == SCHED_FOREVER ? 5 : 6);
+	p = KEY(KEY(p, "type"), "circuit");
+	p = mpk_put_u64(KEY(p, "switch"), c->sw);
+	p = mpk_put_u64(KEY(p, "a"), c->a);
+	p = mpk_put_u64(KEY(p, "b"), c->b);
+	p = mpk_put_u64(KEY(p, "from_ps"), c->from);
+	if (c->to != SCHED_FOREVER)
+		p = mpk_put_u64(KEY(p, "to_ps"), c->to);
+	stream_commit(w, p);
+}

@@ -1,0 +1,34 @@
+/*
+ * schedfast: plan and circuit records (fluxocs(5)) read from and
+ * written to their bytes directly, without msgpack-c's object tree or
+ * its packer.
+ *
+ * schedfast_read_plan() and schedfast_read_circuit() read the record
+ * behind r into the schedule when each key they know is an unsigned
+ * integer, there once, and the record passes every check of
+ * sched_read_plan() or sched_read_circuit(); they return 0 then, with
+ * the same plan or circuit as those readers.  For anything else they
+ * return 1 with the schedule unchanged, and the callers read the
+ * record through the tree, with the usual results and messages.
+ *
+ * schedfast_write_plan() and schedfast_write_circuit() encode in the
+ * writer's buffer the bytes sched_write_plan() and sched_write_circuit()
+ * pack through msgpack-c (same keys, order and encodings).
+ */
+#ifndef SCHEDFAST_H
+#define SCHEDFAST_H
+
+#include "net.h"
+#include "rec.h"
+#include "sched.h"
+#include "stream.h"
+
+int	schedfast_read_plan(const struct rec *, struct schedule *,
+	    const struct net *);
+int	schedfast_read_circuit(const struct rec *, struct schedule *,
+	    const struct net *);
+void	schedfast_write_plan(struct stream_writer *, const struct plan *);
+void	schedfast_write_circuit(struct stream_writer *,
+	    const struct circuit *);
+
+#endif

@@ -1,0 +1,238 @@
+/* taskfast: task records read from and written to their bytes. */
+#include <stdint.h>
+#include <string.h>
+
+#include "dag.h"
+#include "mpk.h"
+#include "rec.h"
+#include "stream.h"
+#include "taskfast.h"
+
+enum { F_ID, F_KIND, F_DEPS, F_STEP, F_GPU, F_DUR, F_SRC, F_DST, F_BYTES,
+	F_N };
+
+/* The key's index, F_N for any other: by length, then bytes. */
+static int
+key(const char *s, uint32_t n)
+{
+	switch (n) {
+	case 2:
+		return memcmp(s, "id", 2) == 0 ? F_ID : F_N;
+	case 3:
+		if (memcmp(s, "gpu", 3) == 0)
+			return F_GPU;
+		if (memcmp(s, "src", 3) == 0)
+			return F_SRC;
+		return memcmp(s, "dst", 3) == 0 ? F_DST : F_N;
+	case 4:
+		if (memcmp(s, "kind", 4) == 0)
+			return F_KIND;
+		if (memcmp(s, "deps", 4) == 0)
+			return F_DEPS;
+		return memcmp(s, "step", 4) == 0 ? F_STEP : F_N;
+	case 5:
+		return memcmp(s, "bytes", 5) == 0 ? F_BYTES : F_N;
+	case 11:
+		return memcmp(s, "duration_ps", 11) == 0 ? F_DUR : F_N;
+	}
+	return F_N;
+}
+
+#define BIT(k)		(1U << (k))
+#define NEED_ALL	(BIT(F_ID) | BIT(F_KIND) | BIT(F_DEPS))
+#define NEED_COMPUTE	(NEED_ALL | BIT(F_GPU) | BIT(F_DUR))
+#define NEED_TRANSFER	(NEED_ALL | BIT(F_SRC) | BIT(F_DST) | BIT(F_BYTES))
+
+struct fields {
+	uint64_t	 v[F_N];
+	unsigned	 seen;
+	uint32_t	 pos[F_N];	/* which pair of the map */
+	int		 kind;
+	uint32_t	*dep, ndep;
+	uint64_t	 maxdep;	/* 0 when none */
+};
+
+static int
+read_kind(struct mpk *m, struct fields *f)
+{
+	const char *s;
+	uint32_t n;
+
+	if (mpk_str(m, &s, &n) != 0)
+		return -1;
+	if (n == 7 && memcmp(s, "compute", 7) == 0)
+		f->kind = DAG_COMPUTE;
+	else if (n == 8 && memcmp(s, "transfer", 8) == 0)
+		f->kind = DAG_TRANSFER;
+	else
+		return -1;
+	return 0;
+}
+
+/* The dependencies, in place in the dag's room for them. */
+static int
+read_deps(struct mpk *m, struct fields *f, struct dag *d)
+{
+	uint64_t v;
+	uint32_t i;
+
+	if (mpk_array(m, &f->ndep) != 0 ||
+	    (f->dep = dag_dep_space(d, f->ndep)) == NULL)
+		return -1;
+	f->maxdep = 0;
+	for (i = 0; i < f->ndep; i++) {
+		if (mpk_u64(m, &v) != 0 || v >= UINT32_MAX)
+			return -1;
+		f->dep[i] = (uint32_t)v;
+		if (v > f->maxdep)
+			f->maxdep = v;
+	}
+	return 0;
+}
+
+static int
+read_field(struct mpk *m, int k, uint32_t i, struct fields *f,
+    struct dag *d)
+{
+	if (k == F_N)
+		return mpk_skip(m);
+	if (f->seen & BIT(k))
+		return -1;
+	f->seen |= BIT(k);
+	f->pos[k] = i;
+	if (k == F_KIND)
+		return read_kind(m, f);
+	if (k == F_DEPS)
+		return read_deps(m, f, d);
+	return mpk_u64(m, &f->v[k]);
+}
+
+/* The checks of taskio_read(), all passed, into t; else -1. */
+static int
+check(struct fields *f, const struct dag *d, uint32_t gpus,
+    struct dag_task *t)
+{
+	int xfer = f->kind == DAG_TRANSFER;
+	unsigned need = xfer ? NEED_TRANSFER : NEED_COMPUTE;
+
+	if (!(f->seen & BIT(F_STEP)))
+		f->v[F_STEP] = 0;
+	if ((f->seen & need) != need || f->v[F_STEP] > DAG_MAX_STEP ||
+	    f->v[F_ID] != d->n || (f->ndep > 0 && f->maxdep >= f->v[F_ID]))
+		return -1;
+	t->kind = (uint8_t)f->kind;
+	t->step = (uint16_t)f->v[F_STEP];
+	t->gpu = 0;
+	if (!xfer) {
+		if (f->v[F_GPU] >= gpus)
+			return -1;
+		t->gpu = (uint32_t)f->v[F_GPU];
+		t->amount = f->v[F_DUR];
+		return 0;
+	}
+	if (f->v[F_SRC] >= gpus || f->v[F_DST] >= gpus ||
+	    f->v[F_SRC] == f->v[F_DST])
+		return -1;
+	t->gpu = (uint32_t)f->v[F_SRC];
+	t->dst = (uint32_t)f->v[F_DST];
+	t->amount = f->v[F_BYTES];
+	return 0;
+}
+
+/*
+ * Where taskio_read_tree() would now expect each key (dag.h, hint):
+ * with a key twice in a later record, which one it takes depends on
+ * them, so they must move as if it had read this record.
+ */
+static void
+hint(const struct fields *f, struct dag *d)
+{
+	uint32_t *h = d->hint[f->kind];
+	int k;
+
+	for (k = F_ID; k <= F_STEP; k++)
+		if (f->seen & BIT(k))
+			h[k] = f->pos[k];
+	if (f->kind == DAG_COMPUTE) {
+		h[4] = f->pos[F_GPU];
+		h[5] = f->pos[F_DUR];
+	} else {
+		h[4] = f->pos[F_SRC];
+		h[5] = f->pos[F_DST];
+		h[6] = f->pos[F_BYTES];
+	}
+}
+
+int
+taskfast_read(const struct rec *r, struct dag *d, uint32_t gpus)
+{
+	struct dag_task t = { 0 };
+	struct fields f;
+	struct mpk m;
+	const char *s;
+	uint32_t n, i, len;
+	int k;
+
+	if (rec_failed(r))
+		return 1;
+	f.seen = 0;
+	f.ndep = 0;
+	mpk_init(&m, r->src.raw, r->src.rawlen);
+	if (mpk_map(&m, &n) != 0)
+		return 1;
+	for (i = 0; i < n; i++) {
+		if (mpk_str(&m, &s, &len) != 0)
+			return 1;
+		k = key(s, len);
+		if (read_field(&m, k, i, &f, d) != 0)
+			return 1;
+	}
+	if (check(&f, d, gpus, &t) != 0 || dag_add(d, &t, f.dep, f.ndep) != 0)
+		return 1;
+	hint(&f, d);
+	return 0;
+}
+
+#define KEY(p, k)	mpk_put_fixstr((p), (k), sizeof(k) - 1)
+
+int
+taskfast_write(struct stream_writer *w, const struct dag *d, size_t i,
+    const char *name, const uint64_t *op)
+{
+	const struct dag_task *t = &d->t[i];
+	const uint32_t *dep = dag_deps(d, i);
+	size_t nlen = name != NULL ? strlen(name) : 0, room;
+	uint32_t n = 7 + (t->kind == DAG_TRANSFER) + (name != NULL) +
+	    (op != NULL), j;
+	uint8_t *p;
+
+	/* 12 keys of at most 12 bytes and their values, deps and name */
+	room = 12 * (12 + MPK_MAX_INT) + MPK_MAX_HEADER * 3 +
+	    (size_t)t->ndep * MPK_MAX_INT + nlen;
+	if (nlen > UINT32_MAX || room > STREAM_WBUF ||
+	    (p = stream_reserve(w, room)) == NULL)
+		return -1;
+	p = mpk_put_map(p, n);
+	p = KEY(KEY(p, "type"), "task");
+	p = mpk_put_u64(KEY(p, "id"), i);
+	p = KEY(p, "kind");
+	p = t->kind == DAG_COMPUTE ? KEY(p, "compute") : KEY(p, "transfer");
+	p = mpk_put_array(KEY(p, "deps"), t->ndep);
+	for (j = 0; j < t->ndep; j++)
+		p = mpk_put_u64(p, dep[j]);
+	if (t->kind == DAG_COMPUTE) {
+		p = mpk_put_u64(KEY(p, "gpu"), t->gpu);
+		p = mpk_put_u64(KEY(p, "duration_ps"), t->amount);
+	} else {
+		p = mpk_put_u64(KEY(p, "src"), t->gpu);
+		p = mpk_put_u64(KEY(p, "dst"), t->dst);
+		p = mpk_put_u64(KEY(p, "bytes"), t->amount);
+	}
+	p = mpk_put_u64(KEY(p, "step"), t->step);
+	if (op != NULL)
+		p = mpk_put_u64(KEY(p, "op"), *op);
+	if (name != NULL)
+		p = mpk_put_str(KEY(p, "name"), name, (uint32_t)nlen);
+	stream_commit(w, p);
+	return 0;
+}
