@@ -125,7 +125,9 @@ stable() {
 		for ms in exact/lpsolve/milp exact/cbc/milp flux/lpsolve/search \
 		    flux/lpsolve/milp flux/cbc/milp greedy/lpsolve/search; do
 			m=${ms%%/*} s=${ms#*/} w=${s#*/} s=${s%/*}
-			fluxsolve -m $m -s $s -w $w -T 20 < s.mp > f.mp ||
+			# 60 s: a limit, not a duration; under ASan on a loaded
+			# 2-core machine CBC once had proved nothing in 20
+			fluxsolve -m $m -s $s -w $w -T 60 < s.mp > f.mp ||
 			    fail "seed $seed, $ms: fluxsolve exited $?"
 			read -r st obj bound < <(records f.mp solve |
 			    jq -r '"\(.status) \(.objective_ps) \(.bound_ps)"')
