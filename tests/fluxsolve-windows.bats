@@ -60,9 +60,11 @@ window() {
 	for seed in $(seq 1 25); do
 		window $seed | mk s.mp
 		opt=$(fluxenum < s.mp)
-		fluxsolve -m flux -w search < s.mp > a.mp
-		fluxsolve -m flux -w milp -s cbc -T 20 < s.mp > b.mp
-		fluxsolve -m exact -s cbc -T 20 < s.mp > c.mp
+		# 60 s: a limit, not a duration; under ASan on a loaded
+		# 2-core machine CBC once had not proved its optimum in 20
+		fluxsolve -m flux -w search -T 60 < s.mp > a.mp
+		fluxsolve -m flux -w milp -s cbc -T 60 < s.mp > b.mp
+		fluxsolve -m exact -s cbc -T 60 < s.mp > c.mp
 		for f in a b c; do
 			read -r st obj < <(records $f.mp solve | jq -r '"\(.status) \(.objective_ps)"')
 			[ "$st $obj" = "optimal $opt" ] ||
@@ -96,9 +98,11 @@ sjr() {
 	for seed in $(seq 1 20); do
 		window $seed switch | mk s.mp
 		opt=$(fluxenum < s.mp)
-		fluxsolve -m flux -w search < s.mp > a.mp
-		fluxsolve -m flux -w milp -s cbc -T 20 < s.mp > b.mp
-		fluxsolve -m exact -s cbc -T 20 < s.mp > c.mp
+		# 60 s: a limit, not a duration; under ASan on a loaded
+		# 2-core machine CBC once had not proved its optimum in 20
+		fluxsolve -m flux -w search -T 60 < s.mp > a.mp
+		fluxsolve -m flux -w milp -s cbc -T 60 < s.mp > b.mp
+		fluxsolve -m exact -s cbc -T 60 < s.mp > c.mp
 		fluxsolve -m greedy < s.mp > g.mp
 		for f in a b c; do
 			read -r st obj < <(sjr $f.mp '"\(.status) \(.objective_ps)"')
