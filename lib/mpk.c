@@ -46,8 +46,8 @@ have(const struct mpk *m, uint64_t n)
 	return !m->failed && n <= (uint64_t)(m->end - m->p);
 }
 
-static uint64_t
-be(const uint8_t *p, unsigned n)
+uint64_t
+mpk_be(const uint8_t *p, unsigned n)
 {
 	uint64_t v = 0;
 
@@ -65,7 +65,8 @@ header(struct mpk *m, unsigned w, uint8_t mask, uint32_t *n)
 {
 	if (!have(m, 1 + w))
 		return fail(m);
-	*n = w == 0 ? (uint32_t)(m->p[0] & mask) : (uint32_t)be(m->p + 1, w);
+	*n = w == 0 ? (uint32_t)(m->p[0] & mask) :
+	    (uint32_t)mpk_be(m->p + 1, w);
 	m->p += 1 + w;
 	return 0;
 }
@@ -144,7 +145,7 @@ integer(struct mpk *m, uint64_t *u, int *neg)
 	w = 1U << ((c - 0xcc) & 3);
 	if (!have(m, 1 + w))
 		return fail(m);
-	*u = be(m->p + 1, w);
+	*u = mpk_be(m->p + 1, w);
 	if (c >= 0xd0 && (*u >> (8 * w - 1)) != 0) {
 		*neg = 1;
 		if (w < 8)
@@ -164,7 +165,7 @@ mpk_u64_any(struct mpk *m, uint64_t *v)
 	/* the unsigned forms first: the writers use no other */
 	if (have(m, 1) && m->p[0] >= 0xcc && m->p[0] <= 0xcf &&
 	    have(m, 1 + (w = 1U << (m->p[0] - 0xcc)))) {
-		*v = be(m->p + 1, w);
+		*v = mpk_be(m->p + 1, w);
 		m->p += 1 + w;
 		return 0;
 	}
@@ -249,7 +250,7 @@ item(const uint8_t *p, size_t n, uint64_t *size, uint64_t *kids)
 
 		if (n < 1 + w)
 			return -1;
-		*size = 1 + w + ext + be(p + 1, w);
+		*size = 1 + w + ext + mpk_be(p + 1, w);
 		return 0;
 	}
 	if (c >= 0xd9 && c <= 0xdb) {		/* str */
@@ -257,7 +258,7 @@ item(const uint8_t *p, size_t n, uint64_t *size, uint64_t *kids)
 
 		if (n < 1 + w)
 			return -1;
-		*size = 1 + w + be(p + 1, w);
+		*size = 1 + w + mpk_be(p + 1, w);
 		return 0;
 	}
 	if (c >= 0xdc) {			/* array, map 16 and 32 */
@@ -266,7 +267,7 @@ item(const uint8_t *p, size_t n, uint64_t *size, uint64_t *kids)
 		if (n < 1 + w)
 			return -1;
 		*size = 1 + w;
-		*kids = be(p + 1, w) << (c >= 0xde);
+		*kids = mpk_be(p + 1, w) << (c >= 0xde);
 		return 0;
 	}
 	return -1;				/* 0xc1 */

@@ -39,6 +39,8 @@ struct mpk {
 };
 
 void	mpk_init(struct mpk *, const void *, size_t);
+/* The big-endian unsigned integer in the n (<= 8) bytes at p. */
+uint64_t mpk_be(const uint8_t *, unsigned);
 int	mpk_failed(const struct mpk *);
 size_t	mpk_left(const struct mpk *);
 int	mpk_next_is_str(const struct mpk *);

@@ -89,16 +89,6 @@ stream_set_limits(struct stream_reader *r, size_t rec, unsigned depth,
 	r->max_elems = elems;
 }
 
-static uint64_t
-be(const uint8_t *p, unsigned n)
-{
-	uint64_t v = 0;
-
-	while (n-- > 0)
-		v = v << 8 | *p++;
-	return v;
-}
-
 /*
  * Size of the header of the msgpack item starting with byte c, and
  * what follows it: a payload of fixed length (*fixed), a payload whose
@@ -226,8 +216,8 @@ scan(struct stream_reader *r, const uint8_t *p, size_t n, uint64_t off,
 			    "record larger than %zu bytes", r->max_record) :
 			    SCAN_MORE;
 		if (lenbytes != 0 && cont)
-			count = be(p + i + 1, lenbytes);
-		need = (lenbytes != 0 && !cont) ? be(p + i + 1, lenbytes) :
+			count = mpk_be(p + i + 1, lenbytes);
+		need = (lenbytes != 0 && !cont) ? mpk_be(p + i + 1, lenbytes) :
 		    fixed;
 		if (cont) {
 			if (count > r->max_elems)
