@@ -159,18 +159,20 @@ flux/flux 10000000'
 }
 
 @test "scale-study: tp8 past 8 GPUs; a run past SIM_LIMIT is dnf, not a failure; KEEP keeps the DAG" {
-	run env SIZES=64 LAYERS=1 TAUS=10us SCHEDULERS="bvn rotor-direct" \
+	# ocssim reads its clock every 65536 events: RotorNet two-hop on 4
+	# layers has 174843 of them, slot by slot (BvN, 10 times fewer)
+	run env SIZES=64 LAYERS=4 TAUS=10us SCHEDULERS="bvn rotor-vlb" \
 	    SIM_LIMIT=0.000001 KEEP=1 JOBS=1 "$TOP/pipelines/scale-study" "$BIN" out
 	assert_success
 	assert_line --regexp '^64 +tp8 dp8 +10us +bvn +[0-9]+\.[0-9]{3} ms +- +[0-9.]+ +1\.00 '
-	assert_line --regexp '^64 +tp8 dp8 +10us +rotor-direct +dnf +- +- +- +- +- +- +- +-$'
-	run cat out/g64-tau10us-rotor-direct.json
+	assert_line --regexp '^64 +tp8 dp8 +10us +rotor-vlb +dnf +- +- +- +- +- +- +- +-$'
+	run cat out/g64-tau10us-rotor-vlb.json
 	assert_output '{"dnf":true,"sim_limit_s":0.000001}'
 	run ls out/g64.ops.msgpack out/g64-tau10us.dag.msgpack
 	assert_success
 	# the DAG kept is the one of tracegen -t 8 -d 8
 	run bash -c "report -d out/g64-tau10us.dag.msgpack | jq -c 'select(.type == \"header\") | [.tool] + .args'"
-	assert_output '["tracegen","-l","1","-t","8","-d","8"]
+	assert_output '["tracegen","-l","4","-t","8","-d","8"]
 ["dagbuild","-r","10us"]'
 }
 
