@@ -152,7 +152,7 @@ $(call multi_links,$(B)/asan,$$(CC),$$(ASAN_FLAGS))
 
 
 
-$(B)/asan/unit/%: tests/unit/%.c tests/unit/tap.h $(B)/asan/libfluxocs.a
+$(B)/asan/unit/%: tests/unit/%.c tests/unit/*.h $(B)/asan/libfluxocs.a
 	@mkdir -p $(@D)
 	$(call say,CC)$(CC) $(ALL_CFLAGS) $(ASAN_FLAGS) -Itests/unit -o $@ $< \
 	    $(B)/asan/libfluxocs.a $(LIBS)
@@ -190,7 +190,7 @@ $(call multi_links,$(B)/clang,$$(CLANG),$$(ASAN_FLAGS))
 
 
 
-$(B)/clang/unit/%: tests/unit/%.c tests/unit/tap.h $(B)/clang/libfluxocs.a
+$(B)/clang/unit/%: tests/unit/%.c tests/unit/*.h $(B)/clang/libfluxocs.a
 	@mkdir -p $(@D)
 	$(call say,CLANG)$(CLANG) $(ALL_CFLAGS) $(ASAN_FLAGS) -Itests/unit \
 	    -o $@ $< $(B)/clang/libfluxocs.a $(LIBS)
@@ -221,8 +221,8 @@ $(B)/fuzz/obj/tools/%.o: tools/%.c lib/*.h tools/*.h
 	@mkdir -p $(@D)
 	$(call say,CLANG)$(CLANG) $(ALL_CFLAGS) $(FUZZ_FLAGS) -c -o $@ $<
 
-$(B)/fuzz/bin/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/*.h lib/*.h \
-    tools/*.c tools/*.h $(B)/fuzz/libfluxocs.a
+$(B)/fuzz/bin/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/*.h tests/unit/same.h \
+    lib/*.h tools/*.c tools/*.h $(B)/fuzz/libfluxocs.a
 	@mkdir -p $(@D)
 	$(call say,CLANG)$(CLANG) $(ALL_CFLAGS) $(ASAN_FLAGS) \
 	    -fsanitize=fuzzer -Itests/fuzz -o $@ $< \

@@ -1,7 +1,6 @@
 /* schedfast: plan and circuit records read from and written to bytes. */
 #include <stdint.h>
 
-#include "mem.h"
 #include "mpk.h"
 #include "net.h"
 #include "rec.h"
@@ -37,11 +36,8 @@ schedfast_read_plan(const struct rec *r, struct schedule *s,
 		return 1;
 	if (!(seen & BIT(P_START)))
 		v[P_START] = 0;
-	if (mem_grow(&s->p, &s->pcap, s->np + 1, sizeof(*s->p)) != 0)
-		return 1;
-	s->p[s->np++] = (struct plan){ (uint32_t)v[P_TASK],
-	    (uint32_t)v[P_SWITCH], v[P_START] };
-	return 0;
+	return sched_add_plan(s, (uint32_t)v[P_TASK], (uint32_t)v[P_SWITCH],
+	    v[P_START]) != 0;
 }
 
 int
@@ -65,10 +61,8 @@ schedfast_read_circuit(const struct rec *r, struct schedule *s,
 	if (v[C_SWITCH] >= n->switches || v[C_A] >= n->gpus ||
 	    v[C_B] >= n->gpus || v[C_A] == v[C_B] || v[C_FROM] >= v[C_TO])
 		return 1;
-	if (sched_add_circuit(s, (uint32_t)v[C_SWITCH], (uint32_t)v[C_A],
-	    (uint32_t)v[C_B], v[C_FROM], v[C_TO]) != 0)
-		return 1;
-	return 0;
+	return sched_add_circuit(s, (uint32_t)v[C_SWITCH], (uint32_t)v[C_A],
+	    (uint32_t)v[C_B], v[C_FROM], v[C_TO]) != 0;
 }
 
 /* The longest record: 6 pairs, keys of at most 9 bytes. */

@@ -29,6 +29,7 @@
 #include "sim.h"
 #include "simctl.h"
 #include "simnext.h"
+#include "../unit/same.h"
 
 struct input {
 	struct dagin	 di;
@@ -151,25 +152,6 @@ other(void *arg, struct rec *r, const struct stream_rec *sr)
 
 	(void)sched_take(r, sr, &in->sc, in->di.have_net ? &in->di.net :
 	    NULL);
-}
-
-static int
-same_sched(const struct schedule *x, const struct schedule *y)
-{
-	size_t i;
-
-	if (x->np != y->np || x->nc != y->nc)
-		return 0;
-	for (i = 0; i < x->np; i++)
-		if (x->p[i].task != y->p[i].task || x->p[i].sw != y->p[i].sw ||
-		    x->p[i].start != y->p[i].start)
-			return 0;
-	for (i = 0; i < x->nc; i++)
-		if (x->c[i].sw != y->c[i].sw || x->c[i].a != y->c[i].a ||
-		    x->c[i].b != y->c[i].b || x->c[i].from != y->c[i].from ||
-		    x->c[i].to != y->c[i].to)
-			return 0;
-	return 1;
 }
 
 /* One plan or circuit both ways; 0 to go on, -1 when both refused it. */

@@ -17,26 +17,7 @@
 #include "rec.h"
 #include "stream.h"
 #include "taskio.h"
-
-static int
-same_dag(const struct dag *a, const struct dag *b)
-{
-	size_t i;
-
-	if (a->n != b->n || a->ndep != b->ndep)
-		return 0;
-	for (i = 0; i < a->n; i++) {
-		const struct dag_task *x = &a->t[i], *y = &b->t[i];
-
-		if (x->amount != y->amount || x->dep_off != y->dep_off ||
-		    x->gpu != y->gpu || x->ndep != y->ndep ||
-		    x->step != y->step || x->kind != y->kind ||
-		    (x->kind == DAG_TRANSFER && x->dst != y->dst))
-			return 0;
-	}
-	return a->ndep == 0 ||
-	    memcmp(a->dep, b->dep, a->ndep * sizeof(*a->dep)) == 0;
-}
+#include "../unit/same.h"
 
 /* One task record both ways; 0 to go on, -1 when both refused it. */
 static int

@@ -18,6 +18,7 @@
 #include "splitmix.h"
 #include "stream.h"
 #include "tap.h"
+#include "same.h"
 
 static uint64_t seed = 7;
 
@@ -143,25 +144,6 @@ pack_record(msgpack_packer *pk, int circ)
 		default: pack_value(pk, any_width()); break;
 		}
 	}
-}
-
-static int
-same_sched(const struct schedule *x, const struct schedule *y)
-{
-	size_t i;
-
-	if (x->np != y->np || x->nc != y->nc)
-		return 0;
-	for (i = 0; i < x->np; i++)
-		if (x->p[i].task != y->p[i].task || x->p[i].sw != y->p[i].sw ||
-		    x->p[i].start != y->p[i].start)
-			return 0;
-	for (i = 0; i < x->nc; i++)
-		if (x->c[i].sw != y->c[i].sw || x->c[i].a != y->c[i].a ||
-		    x->c[i].b != y->c[i].b || x->c[i].from != y->c[i].from ||
-		    x->c[i].to != y->c[i].to)
-			return 0;
-	return 1;
 }
 
 struct tally {
