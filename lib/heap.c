@@ -18,12 +18,20 @@ heap_free(struct heap *h)
 	heap_init(h);
 }
 
-static int
+/* (key, seq) as one number, so that comparing is one 128-bit compare. */
+static inline unsigned __int128
+rank(const struct heap_item *x)
+{
+	return (unsigned __int128)x->key << 64 | x->seq;
+}
+
+/* Whether x comes before y: by key, then seq, then val (a total order). */
+static inline int
 less(const struct heap_item *x, const struct heap_item *y)
 {
-	if (x->key != y->key)
-		return x->key < y->key;
-	return x->seq < y->seq;
+	unsigned __int128 a = rank(x), b = rank(y);
+
+	return a < b || (a == b && x->val < y->val);
 }
 
 int
@@ -57,24 +65,39 @@ heap_peek(const struct heap *h)
 	return h->n ? &h->a[0] : NULL;
 }
 
+/*
+ * Pop: the hole at the root goes down to a leaf along the lesser
+ * children, one compare a level; the last item then rises from there,
+ * which is seldom far.
+ */
 int
 heap_pop(struct heap *h, struct heap_item *out)
 {
-	struct heap_item last;
-	size_t i, c;
+	struct heap_item last, *a = h->a;
+	size_t i = 0, c, p, n;
 
 	if (h->n == 0)
 		return 0;
-	*out = h->a[0];
-	last = h->a[--h->n];
-	for (i = 0; (c = 2 * i + 1) < h->n; i = c) {
-		if (c + 1 < h->n && less(&h->a[c + 1], &h->a[c]))
-			c++;
-		if (!less(&h->a[c], &last))
-			break;
-		h->a[i] = h->a[c];
+	*out = a[0];
+	n = --h->n;
+	if (n == 0)
+		return 1;
+	last = a[n];
+	while ((c = 2 * i + 1) + 1 < n) {
+		c += less(&a[c + 1], &a[c]);
+		a[i] = a[c];
+		i = c;
 	}
-	if (h->n > 0)
-		h->a[i] = last;
+	if (c < n) {
+		a[i] = a[c];
+		i = c;
+	}
+	for (; i > 0; i = p) {
+		p = (i - 1) / 2;
+		if (!less(&last, &a[p]))
+			break;
+		a[i] = a[p];
+	}
+	a[i] = last;
 	return 1;
 }

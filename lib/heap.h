@@ -1,9 +1,10 @@
 /*
  * heap: a binary min-heap of (key, seq, val) items.
  *
- * Items come out ordered by key, then by seq, so a caller that gives
- * every push a fresh sequence number gets ties broken in push order:
- * deterministic event queues and stable topological sorts.  The heap
+ * Items come out ordered by key, then by seq, then by val, so a caller
+ * that gives every push a fresh sequence number gets ties broken in
+ * push order: deterministic event queues and stable topological sorts;
+ * equal items may come out in any order, as they are the same.  The heap
  * owns its array; heap_push() returns -1 when memory runs out.
  */
 #ifndef HEAP_H

@@ -1,0 +1,103 @@
+/*
+ * Unit tests of lib/heap: items come out by (key, seq, val), checked
+ * against qsort on random runs of pushes and pops, with many equal
+ * keys, equal (key, seq) pairs and keys at 0 and 2^64 - 1.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "heap.h"
+#include "splitmix.h"
+#include "tap.h"
+
+static int
+cmp_item(const void *x, const void *y)
+{
+	const struct heap_item *a = x, *b = y;
+
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	if (a->seq != b->seq)
+		return a->seq < b->seq ? -1 : 1;
+	return a->val < b->val ? -1 : a->val > b->val;
+}
+
+/* A key from a few values, so that ties are common. */
+static uint64_t
+pick(uint64_t *st, uint64_t range)
+{
+	uint64_t r = splitmix_next(st);
+
+	if (r % 16 == 0)
+		return r % 2 ? UINT64_MAX : 0;
+	return (r >> 8) % range;
+}
+
+/*
+ * n pushes, each followed by a pop with probability 1/3, then pops to
+ * the end; every pop must give the least item of the reference.
+ */
+static int
+run(uint64_t seed, size_t n, uint64_t range)
+{
+	struct heap h;
+	struct heap_item *ref = calloc(n, sizeof(*ref)), it;
+	size_t nref = 0, i, j;
+	uint64_t st = seed;
+	int good = 1;
+
+	heap_init(&h);
+	for (i = 0; i < n && good; i++) {
+		struct heap_item x = { pick(&st, range), pick(&st, range),
+		    pick(&st, 4) };
+
+		good = heap_push(&h, x.key, x.seq, x.val) == 0;
+		ref[nref++] = x;
+		if (splitmix_next(&st) % 3 != 0)
+			continue;
+		qsort(ref, nref, sizeof(*ref), cmp_item);
+		good = good && heap_pop(&h, &it) &&
+		    cmp_item(&it, &ref[0]) == 0;
+		for (j = 1; j < nref; j++)
+			ref[j - 1] = ref[j];
+		nref--;
+	}
+	qsort(ref, nref, sizeof(*ref), cmp_item);
+	for (j = 0; j < nref && good; j++)
+		good = heap_pop(&h, &it) && cmp_item(&it, &ref[j]) == 0;
+	good = good && !heap_pop(&h, &it) && heap_peek(&h) == NULL;
+	heap_free(&h);
+	free(ref);
+	return good;
+}
+
+int
+main(void)
+{
+	struct heap h;
+	struct heap_item it;
+	uint64_t seed;
+
+	heap_init(&h);
+	ok(!heap_pop(&h, &it) && heap_peek(&h) == NULL,
+	    "an empty heap pops nothing");
+	heap_push(&h, 5, 1, 9);
+	ok(heap_pop(&h, &it) && it.key == 5 && it.seq == 1 && it.val == 9 &&
+	    h.n == 0, "one item comes back whole");
+	heap_push(&h, 7, 2, 1);
+	heap_push(&h, 7, 1, 3);
+	heap_push(&h, 7, 1, 2);
+	heap_push(&h, 6, 9, 0);
+	ok(heap_pop(&h, &it) && it.key == 6, "the least key first");
+	ok(heap_pop(&h, &it) && it.seq == 1 && it.val == 2,
+	    "equal keys by seq, then equal seqs by val");
+	ok(heap_pop(&h, &it) && it.seq == 1 && it.val == 3, "then val 3");
+	ok(heap_pop(&h, &it) && it.seq == 2, "then seq 2");
+	heap_free(&h);
+	for (seed = 1; seed <= 40; seed++)
+		ok(run(seed, seed * 37, seed % 4 == 0 ? 2 : 1000),
+		    "random run %llu: %llu pushes, pops in (key, seq, val) "
+		    "order", (unsigned long long)seed,
+		    (unsigned long long)seed * 37);
+	return tap_done();
+}
