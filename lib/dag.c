@@ -194,9 +194,64 @@ by_key_desc(const void *a, const void *b)
 	return i < j ? -1 : i > j;
 }
 
+struct kv {
+	uint64_t	key;	/* complemented: ascending is largest first */
+	uint32_t	id;
+};
+
+/*
+ * LSD radix sort, a byte a pass, of ids in ascending order: stable, so
+ * ties stay in id order.  Passes where every key has the same byte are
+ * skipped.  -1 when memory runs out.
+ */
+static int
+radix_desc(uint32_t *idx, size_t n, const uint64_t *key)
+{
+	struct kv *v = malloc(2 * n * sizeof(*v)), *w, *t;
+	size_t cnt[256], i, b, sum;
+	int shift;
+
+	if (v == NULL)
+		return -1;
+	w = v + n;
+	for (i = 0; i < n; i++)
+		v[i] = (struct kv){ ~key[idx[i]], idx[i] };
+	for (shift = 0; shift < 64; shift += 8) {
+		memset(cnt, 0, sizeof(cnt));
+		for (i = 0; i < n; i++)
+			cnt[v[i].key >> shift & 0xff]++;
+		if (cnt[v[0].key >> shift & 0xff] == n)
+			continue;
+		for (b = sum = 0; b < 256; b++) {
+			size_t c = cnt[b];
+
+			cnt[b] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			w[cnt[v[i].key >> shift & 0xff]++] = v[i];
+		t = v, v = w, w = t;
+	}
+	for (i = 0; i < n; i++)
+		idx[i] = v[i].id;
+	free(v < w ? v : w);
+	return 0;
+}
+
+/*
+ * Ids already in ascending order, past a few, go by radix sort (linear
+ * time, where qsort's compares through the static key cost a miss
+ * each); any other input, or no memory, by qsort.
+ */
 void
 dag_sort_desc(uint32_t *idx, size_t n, const uint64_t *key)
 {
+	size_t i;
+
+	for (i = 1; i < n && idx[i - 1] < idx[i]; i++)
+		;
+	if (n >= 64 && i == n && radix_desc(idx, n, key) == 0)
+		return;
 	sort_key = key;
 	qsort(idx, n, sizeof(*idx), by_key_desc);
 	sort_key = NULL;

@@ -16,7 +16,8 @@
  * among ready nodes the smallest index goes first.
  *
  * dag_sort_desc() sorts the task ids of idx by key[id], largest first,
- * ties by id; it is not reentrant (qsort(3) with the keys in a static).
+ * ties by id: in linear time when idx is in id order, else by qsort(3),
+ * with the keys in a static, so it is not reentrant.
  *
  * dag_successors() inverts the dependencies: the tasks that wait for
  * task i are nx[off[i]] .. nx[off[i + 1] - 1], in id order, with one

@@ -1,9 +1,10 @@
-/* Unit tests of lib/dag and lib/heap: order, cycles, stability. */
+/* Unit tests of lib/dag and lib/heap: order, cycles, stability, sorts. */
 #include <stdint.h>
 #include <stdlib.h>
 
 #include "dag.h"
 #include "heap.h"
+#include "splitmix.h"
 #include "tap.h"
 
 static void
@@ -83,10 +84,60 @@ deps_without_any(void)
 	dag_free(&d);
 }
 
+/*
+ * dag_sort_desc() against a selection sort by (key desc, id asc), on
+ * ids in order (the radix path, from 64 ids on) and shuffled (qsort),
+ * with keys from a few values (ties) or from all 64 bits.
+ */
+static void
+sort_case(size_t n, int shuffled, int narrow, uint64_t *st)
+{
+	static uint32_t idx[700], ref[700];
+	static uint64_t key[1000];
+	size_t i, j, k, good;
+
+	for (i = 0; i < 1000; i++)
+		key[i] = narrow ? splitmix_next(st) % 5 : splitmix_next(st);
+	for (i = 0; i < n; i++)
+		idx[i] = (uint32_t)(i * 1000 / 701);
+	for (i = 0; shuffled && i + 1 < n; i++) {
+		j = i + splitmix_next(st) % (n - i);
+		k = idx[i], idx[i] = idx[j], idx[j] = (uint32_t)k;
+	}
+	for (i = 0; i < n; i++)
+		ref[i] = idx[i];
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++)
+			if (key[ref[j]] > key[ref[i]] || (key[ref[j]] ==
+			    key[ref[i]] && ref[j] < ref[i]))
+				k = ref[i], ref[i] = ref[j], ref[j] = (uint32_t)k;
+	dag_sort_desc(idx, n, key);
+	for (i = 0, good = 1; i < n; i++)
+		good = good && idx[i] == ref[i];
+	ok(good, "dag_sort_desc: %zu ids%s, %s keys: by key, largest first, "
+	    "ties by id", n, shuffled ? " shuffled" : "",
+	    narrow ? "5" : "64-bit");
+}
+
+static void
+sort_desc(void)
+{
+	uint64_t st = 7;
+	size_t n;
+
+	for (n = 0; n <= 700; n += 35) {
+		sort_case(n, 0, 0, &st);
+		sort_case(n, 0, 1, &st);
+		sort_case(n, 1, 0, &st);
+		sort_case(n, 1, 1, &st);
+	}
+}
+
 int
 main(void)
 {
 	heap_order();
+	sort_desc();
 	toposort();
 	add_rules();
 	deps_without_any();
