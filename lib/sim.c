@@ -14,6 +14,7 @@
 #include "sim.h"
 #include "simbuf.h"
 #include "simctl.h"
+#include "simfeed.h"
 #include "simideal.h"
 #include "simnext.h"
 #include "simskip.h"
@@ -964,40 +965,74 @@ setup_tasks(struct sim *s)
 	return s->failed ? -1 : 0;
 }
 
-struct porder {
-	uint32_t	pair, sw, task;
+struct tstart {
 	uint64_t	start;
+	uint32_t	task;
 };
 
 static int
-cmp_porder(const void *x, const void *y)
+cmp_tstart(const void *x, const void *y)
 {
-	const struct porder *p = x, *q = y;
+	const struct tstart *p = x, *q = y;
 
 	if (p->start != q->start)
 		return p->start < q->start ? -1 : 1;
 	return p->task < q->task ? -1 : p->task > q->task;
 }
 
+/* Whether a plan queue is out of (start, task) order. */
+static int
+queue_unsorted(const struct sim *s, const struct pqueue *q)
+{
+	const uint32_t *task = s->porder + q->off;
+	const uint64_t *start = s->pstart + q->off;
+	uint32_t i;
+
+	for (i = 1; i < q->n; i++)
+		if (start[i - 1] > start[i] || (start[i - 1] == start[i] &&
+		    task[i - 1] > task[i]))
+			return 1;
+	return 0;
+}
+
+/* Sort a plan queue by (start, task); tasks are planned once, so no ties. */
+static int
+queue_qsort(struct sim *s, const struct pqueue *q)
+{
+	struct tstart *v;
+	uint32_t i;
+
+	if ((v = zalloc(s, q->n, sizeof(*v))) == NULL)
+		return -1;
+	for (i = 0; i < q->n; i++)
+		v[i] = (struct tstart){ s->pstart[q->off + i],
+		    s->porder[q->off + i] };
+	qsort(v, q->n, sizeof(*v), cmp_tstart);
+	for (i = 0; i < q->n; i++) {
+		s->pstart[q->off + i] = v[i].start;
+		s->porder[q->off + i] = v[i].task;
+	}
+	free(v);
+	return 0;
+}
+
 /*
- * The plans into their queues, each in (start, task) order: sorted so
- * (unless the stream has them so already, as schedulers write them),
- * then counted out by queue, keeping that order.
+ * The plans into their queues, each in (start, task) order: counted out
+ * by queue in stream order, then each queue sorted by insertion, which
+ * costs nothing on a queue in order already, as schedulers write them.
+ * A queue far from order is sorted whole instead.
  */
 static int
-plan_queues(struct sim *s, struct porder *po, uint32_t npq)
+plan_queues(struct sim *s, uint32_t npq)
 {
-	size_t n = s->sc->np, i;
+	const struct schedule *sc = s->sc;
+	size_t n = sc->np, i;
 	uint32_t *at, qi;
 
-	for (i = 1; i < n && cmp_porder(&po[i - 1], &po[i]) < 0; i++)
-		;
-	if (i < n)
-		qsort(po, n, sizeof(*po), cmp_porder);
 	if ((at = zalloc(s, (size_t)npq + 1, sizeof(*at))) == NULL)
 		return -1;
 	for (i = 0; i < n; i++)
-		at[s->pr[po[i].pair].pq + po[i].sw + 1]++;
+		at[s->pr[s->tpair[sc->p[i].task]].pq + sc->p[i].sw + 1]++;
 	for (qi = 0; qi < npq; qi++) {
 		at[qi + 1] += at[qi];
 		s->pq[qi].off = at[qi];
@@ -1005,12 +1040,17 @@ plan_queues(struct sim *s, struct porder *po, uint32_t npq)
 		s->pq[qi].flow = NONE;
 	}
 	for (i = 0; i < n; i++) {
-		qi = at[s->pr[po[i].pair].pq + po[i].sw]++;
-		s->porder[qi] = po[i].task;
-		s->pstart[qi] = s->opt->replay == SIMCTL_ASAP ? 0 :
-		    po[i].start;
+		qi = at[s->pr[s->tpair[sc->p[i].task]].pq + sc->p[i].sw]++;
+		s->porder[qi] = sc->p[i].task;
+		s->pstart[qi] = sc->p[i].start;
 	}
 	free(at);
+	for (qi = 0; qi < npq; qi++)
+		if (queue_unsorted(s, &s->pq[qi]) &&
+		    queue_qsort(s, &s->pq[qi]) != 0)
+			return -1;
+	if (s->opt->replay == SIMCTL_ASAP)
+		memset(s->pstart, 0, n * sizeof(*s->pstart));
 	return 0;
 }
 
@@ -1020,50 +1060,42 @@ setup_plans(struct sim *s)
 {
 	const struct schedule *sc = s->sc;
 	uint32_t ns = s->net->switches, npq = 0;
-	struct porder *po;
 	size_t i;
-	int rc;
 
 	s->plan_of = zalloc(s, s->d->n, sizeof(*s->plan_of));
-	po = zalloc(s, sc->np, sizeof(*po));
 	s->porder = zalloc(s, sc->np, sizeof(*s->porder));
 	s->pstart = zalloc(s, sc->np, sizeof(*s->pstart));
-	if (s->failed) {
-		free(po);
+	if (s->failed)
 		return -1;
-	}
 	memset(s->plan_of, 0xff, s->d->n * sizeof(*s->plan_of));
 	for (i = 0; i < sc->np; i++) {
 		const struct plan *p = &sc->p[i];
-		const struct dag_task *t;
+		struct pair *pr;
 
 		if (p->task >= s->d->n || s->d->t[p->task].kind !=
 		    DAG_TRANSFER) {
 			sim_fail(s, "plan for task %u, which is not a transfer",
 			    p->task);
-			break;
+			return -1;
 		}
 		if (s->plan_of[p->task] != NONE) {
 			sim_fail(s, "task %u is planned twice", p->task);
-			break;
+			return -1;
 		}
 		s->plan_of[p->task] = p->sw;
-		t = &s->d->t[p->task];
-		po[i] = (struct porder){ pair_find(s, t->gpu, t->dst, 1), p->sw,
-		    p->task, p->start };
-		if (s->pr[po[i].pair].pq == NONE) {
-			s->pr[po[i].pair].pq = npq;
+		pr = &s->pr[s->tpair[p->task]];
+		if (pr->pq == NONE && npq > UINT32_MAX - ns) {
+			sim_fail(s, "more than 4294967295 plan queues (one "
+			    "per pair and switch)");
+			return -1;
+		}
+		if (pr->pq == NONE) {
+			pr->pq = npq;
 			npq += ns;
 		}
 	}
 	s->pq = zalloc(s, npq, sizeof(*s->pq));
-	if (s->failed) {
-		free(po);
-		return -1;
-	}
-	rc = plan_queues(s, po, npq);
-	free(po);
-	return rc;
+	return s->failed ? -1 : plan_queues(s, npq);
 }
 
 /* Replay: only the circuits that wait for none come up by themselves. */
@@ -1118,9 +1150,12 @@ setup_net(struct sim *s)
 	memset(s->lastp, 0xff, n * sizeof(*s->lastp));
 	for (i = 0; s->sc != NULL && i < s->sc->nc; i++) {
 		s->up_at[i] = UINT64_MAX;
-		if (s->ctl == NULL && s->slot == NULL)
+		if (s->canon && s->ctl == NULL && s->slot == NULL)
 			push(s, s->sc->c[i].from, EV_UP, 0, (uint32_t)i);
 	}
+	if (s->sc != NULL && !s->canon && s->ctl == NULL &&
+	    simfeed_init(s) != 0)
+		return -1;
 	return s->failed ? -1 : setup_ctl(s);
 }
 
@@ -1333,7 +1368,7 @@ loop(struct sim *s)
 
 	s->running = 1;
 	while (s->done < s->d->n && !s->failed) {
-		const struct heap_item *top = heap_peek(&s->h);
+		const struct heap_item *top = simfeed_top(s);
 
 		if (s->ndirty > 0 && (top == NULL || top->key > s->now)) {
 			simideal_rebalance(s);
@@ -1422,6 +1457,7 @@ cleanup(struct sim *s)
 	free(s->cperiod);
 	free(s->swork);
 	heap_free(&s->h);
+	simfeed_free(s);
 	simskip_free(s);
 	simslot_free(s);
 	simnext_free(s->next);

@@ -156,6 +156,8 @@ struct sim {
 	struct simslot		*slot;
 	int			 canon;		/* circuit events in index order */
 	int			 running;	/* the event loop has begun */
+	/* schedules without a period: circuits queued as time comes */
+	struct simfeed		*feed;
 };
 
 /*
