@@ -1380,6 +1380,12 @@ loop(struct sim *s)
 			deadlock(s);
 			return;
 		}
+		if (it.key < s->now) {
+			sim_fail(s, "internal error: an event at %llu ps, "
+			    "after %llu ps", (unsigned long long)it.key,
+			    (unsigned long long)s->now);
+			return;
+		}
 		s->now = it.key;
 		s->out->events++;
 		event(s, &it);

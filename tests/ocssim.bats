@@ -100,6 +100,28 @@ ring_ar() {
 [1,0]'
 }
 
+@test "ocssim: circuits come up in time order across switches" {
+	# Circuits are kept by switch, then start: switch 1's circuit, up
+	# at 15 us, comes after switch 0's second, at 30 us, while a compute
+	# ends at 25 us.  Task 1, ready at 10 us, sends 1.5 MB over it
+	# alone, then the rest over both from 30 us.
+	{
+		hdr; echo "$NET"
+		task 0 transfer '[]' '"src":0,"dst":1,"bytes":1000000'
+		task 1 transfer '[0]' '"src":0,"dst":2,"bytes":2000000'
+		task 2 compute '[]' '"gpu":3,"duration_ps":25000000'
+		echo '{"type":"schedule","scheduler":"hand","periodic":false}'
+		echo '{"type":"circuit","switch":1,"a":0,"b":2,"from_ps":15000000}'
+		echo '{"type":"circuit","switch":0,"a":0,"b":2,"from_ps":30000000,"to_ps":40000000}'
+		echo '{"type":"circuit","switch":0,"a":0,"b":1,"from_ps":0,"to_ps":10000000}'
+	} | mk dag.mp
+	ocssim -t < dag.mp > out.mp
+	run bash -c "report --dump out.mp | jq -c 'select(.type == \"taskrun\") | [.id, .start_ps, .end_ps]'"
+	assert_output '[0,0,10000000]
+[1,15000000,32500000]
+[2,0,25000000]'
+}
+
 @test "ocssim: a periodic schedule repeats and a transfer spans slots" {
 	{
 		hdr; echo "$NET"
