@@ -210,8 +210,11 @@ flow_new(struct sim *s, uint32_t seg, uint32_t pair, int32_t sw)
 	if (g->flows != NONE)
 		s->fl[g->flows].gprev = i;
 	g->flows = i;
-	if (!simbuf_handed(s, s->seg[seg].task, s->seg[seg].relayed))
+	if (!simbuf_handed(s, s->seg[seg].task, s->seg[seg].relayed)) {
+		f->streamed = 1;
+		g->nstream++;
 		simbuf_peak(s, s->pr[pair].src);
+	}
 	return i;
 }
 
@@ -227,6 +230,7 @@ flow_unlink(struct sim *s, uint32_t i)
 		g->flows = f->gnext;
 	if (f->gnext != NONE)
 		s->fl[f->gnext].gprev = f->gprev;
+	g->nstream -= f->streamed;
 	if (f->rate > 0)
 		s->moving--;
 	f->live = 0;

@@ -48,6 +48,7 @@ struct flow {
 	uint32_t	mark;
 	uint64_t	nrate;		/* ideal: rate being computed */
 	uint8_t		live;
+	uint8_t		streamed;	/* its segment is not handed whole */
 };
 
 struct pair {
@@ -86,6 +87,7 @@ struct gpu {
 	uint64_t	ready_bytes, sent_bytes;
 	uint64_t	nic_bytes, nic_sent;	/* of those, handed whole */
 	uint32_t	flows;		/* head of active flow list */
+	uint32_t	nstream;	/* of those, streamed (not handed) */
 	uint64_t	queued;		/* bytes in its pairs' local queues */
 	uint32_t	qpairs;		/* head of its pairs with any */
 };
