@@ -66,8 +66,8 @@ component(struct sim *s, const uint32_t *seed, int nseed, size_t *nf)
 			if (s->fl[fi].mark == s->epoch)
 				continue;
 			s->fl[fi].mark = s->epoch;
-			if (sim_grow(s, &s->qflows, &s->qfcap, *nf + 1,
-			    sizeof(*s->qflows)))
+			if (*nf == s->qfcap && sim_grow(s, &s->qflows,
+			    &s->qfcap, *nf + 1, sizeof(*s->qflows)))
 				return 0;
 			s->qflows[(*nf)++] = fi;
 			o = other_port(s, fi, s->qports[i]);
@@ -171,7 +171,12 @@ simideal_rebalance(struct sim *s)
 	if (k == 0)
 		return;
 	np = component(s, s->dirty, (int)k, &nf);
-	if (nf > 0)
+	if (nf == 1) {		/* alone on both its ports: all of them */
+		uint64_t C = (uint64_t)s->net->switches * s->net->bandwidth_bps;
+
+		if (s->fl[s->qflows[0]].rate != C)
+			sim_flow_rate(s, s->qflows[0], C);
+	} else if (nf > 1)
 		waterfill(s, np, nf);
 }
 
