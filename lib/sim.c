@@ -585,15 +585,15 @@ plan_try(struct sim *s, uint32_t pi, uint32_t sw)
 		}
 		return;
 	}
-	t = s->porder[q->off + q->head];
+	t = s->pe[q->off + q->head].task;
 	if (!s->ready[t] || (s->ctl != NULL &&
 	    !simctl_is_up(s->ctl, simctl_circuit(s->ctl, t))))
 		return;
-	if (s->now < s->pstart[q->off + q->head]) {	/* not before its plan */
+	if (s->now < s->pe[q->off + q->head].start) {	/* not before its plan */
 		if (!q->waiting) {
 			q->waiting = 1;
 			s->planned++;
-			push(s, s->pstart[q->off + q->head], EV_PLAN, sw, pi);
+			push(s, s->pe[q->off + q->head].start, EV_PLAN, sw, pi);
 		}
 		return;
 	}
@@ -969,62 +969,36 @@ setup_tasks(struct sim *s)
 	return s->failed ? -1 : 0;
 }
 
-struct tstart {
-	uint64_t	start;
-	uint32_t	task;
-};
-
 static int
-cmp_tstart(const void *x, const void *y)
+cmp_pentry(const void *x, const void *y)
 {
-	const struct tstart *p = x, *q = y;
+	const struct pentry *p = x, *q = y;
 
 	if (p->start != q->start)
 		return p->start < q->start ? -1 : 1;
 	return p->task < q->task ? -1 : p->task > q->task;
 }
 
-/* Whether a plan queue is out of (start, task) order. */
+/*
+ * Whether a plan queue is out of (start, task) order, and its sort:
+ * tasks are planned once, so there are no ties.
+ */
 static int
 queue_unsorted(const struct sim *s, const struct pqueue *q)
 {
-	const uint32_t *task = s->porder + q->off;
-	const uint64_t *start = s->pstart + q->off;
+	const struct pentry *e = s->pe + q->off;
 	uint32_t i;
 
 	for (i = 1; i < q->n; i++)
-		if (start[i - 1] > start[i] || (start[i - 1] == start[i] &&
-		    task[i - 1] > task[i]))
+		if (cmp_pentry(&e[i - 1], &e[i]) > 0)
 			return 1;
-	return 0;
-}
-
-/* Sort a plan queue by (start, task); tasks are planned once, so no ties. */
-static int
-queue_qsort(struct sim *s, const struct pqueue *q)
-{
-	struct tstart *v;
-	uint32_t i;
-
-	if ((v = zalloc(s, q->n, sizeof(*v))) == NULL)
-		return -1;
-	for (i = 0; i < q->n; i++)
-		v[i] = (struct tstart){ s->pstart[q->off + i],
-		    s->porder[q->off + i] };
-	qsort(v, q->n, sizeof(*v), cmp_tstart);
-	for (i = 0; i < q->n; i++) {
-		s->pstart[q->off + i] = v[i].start;
-		s->porder[q->off + i] = v[i].task;
-	}
-	free(v);
 	return 0;
 }
 
 /*
  * The plans into their queues, each in (start, task) order: counted out
- * by queue in stream order, then each queue sorted by insertion, which
- * costs nothing on a queue in order already, as schedulers write them.
- * A queue far from order is sorted whole instead.
+ * by queue in stream order, then each queue out of order sorted (one in
+ * order, as schedulers write them, costs a look).
  */
 static int
 plan_queues(struct sim *s, uint32_t npq)
@@ -1045,16 +1019,16 @@ plan_queues(struct sim *s, uint32_t npq)
 	}
 	for (i = 0; i < n; i++) {
 		qi = at[s->pr[s->tpair[sc->p[i].task]].pq + sc->p[i].sw]++;
-		s->porder[qi] = sc->p[i].task;
-		s->pstart[qi] = sc->p[i].start;
+		s->pe[qi] = (struct pentry){ sc->p[i].start, sc->p[i].task };
 	}
 	free(at);
 	for (qi = 0; qi < npq; qi++)
-		if (queue_unsorted(s, &s->pq[qi]) &&
-		    queue_qsort(s, &s->pq[qi]) != 0)
-			return -1;
+		if (queue_unsorted(s, &s->pq[qi]))
+			qsort(s->pe + s->pq[qi].off, s->pq[qi].n,
+			    sizeof(*s->pe), cmp_pentry);
 	if (s->opt->replay == SIMCTL_ASAP)
-		memset(s->pstart, 0, n * sizeof(*s->pstart));
+		for (i = 0; i < n; i++)
+			s->pe[i].start = 0;
 	return 0;
 }
 
@@ -1067,8 +1041,7 @@ setup_plans(struct sim *s)
 	size_t i;
 
 	s->plan_of = zalloc(s, s->d->n, sizeof(*s->plan_of));
-	s->porder = zalloc(s, sc->np, sizeof(*s->porder));
-	s->pstart = zalloc(s, sc->np, sizeof(*s->pstart));
+	s->pe = zalloc(s, sc->np, sizeof(*s->pe));
 	if (s->failed)
 		return -1;
 	memset(s->plan_of, 0xff, s->d->n * sizeof(*s->plan_of));
@@ -1451,8 +1424,7 @@ cleanup(struct sim *s)
 	free(s->comp);
 	free(s->g);
 	free(s->plan_of);
-	free(s->porder);
-	free(s->pstart);
+	free(s->pe);
 	free(s->pq);
 	free(s->seg);
 	free(s->fl);

@@ -66,6 +66,12 @@ struct pair {
 	uint32_t	qprev, qnext;	/* the source's pairs with qbytes */
 };
 
+/* A plan in its queue: its task and planned start. */
+struct pentry {
+	uint64_t	start;
+	uint32_t	task;
+};
+
 struct pqueue {
 	uint32_t	off, n, head;	/* into plan order */
 	uint32_t	flow;
@@ -134,8 +140,7 @@ struct sim {
 	uint32_t		*hval;
 	size_t			 hcap;
 	struct pqueue		*pq;
-	uint32_t		*porder;
-	uint64_t		*pstart;	/* planned starts, plan order */
+	struct pentry		*pe;		/* plans, by queue, in order */
 	uint32_t		*partner, *lastp;	/* [sw * gpus + g] */
 	uint64_t		*up_at;		/* per circuit */
 	uint64_t		*cperiod;	/* per circuit: period index */

@@ -165,6 +165,26 @@ ring_ar() {
 [1,0,10000000]'
 }
 
+@test "ocssim: plans listed out of start order are taken in start order" {
+	{
+		hdr; echo "$NET"
+		task 0 transfer '[]' '"src":0,"dst":1,"bytes":1000000'
+		task 1 transfer '[]' '"src":0,"dst":1,"bytes":1000000'
+		task 2 transfer '[]' '"src":0,"dst":1,"bytes":1000000'
+		echo '{"type":"schedule","scheduler":"hand","periodic":false}'
+		echo '{"type":"circuit","switch":0,"a":0,"b":1,"from_ps":0}'
+		echo '{"type":"plan","task":0,"switch":0,"start_ps":20000000}'
+		echo '{"type":"plan","task":2,"switch":0,"start_ps":10000000}'
+		echo '{"type":"plan","task":1,"switch":0,"start_ps":10000000}'
+	} | mk dag.mp
+	ocssim -t < dag.mp > out.mp
+	# Equal starts go by task: 1 before 2.
+	run bash -c "report --dump out.mp | jq -c 'select(.type == \"taskrun\") | [.id, .start_ps, .end_ps]'"
+	assert_output '[0,30000000,40000000]
+[1,10000000,20000000]
+[2,20000000,30000000]'
+}
+
 @test "ocssim: the NIC buffer peak counts ready bytes not yet sent" {
 	{
 		hdr; echo "$NET"
