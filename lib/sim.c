@@ -895,6 +895,21 @@ zalloc(struct sim *s, size_t n, size_t sz)
 }
 
 /*
+ * The pair of a transfer from a to b, remembering each source's last
+ * (a GPU sends to few peers, often one after the other) in its gpu
+ * entry: pair_find() only on a change.
+ */
+static uint32_t
+last_pair(struct sim *s, uint32_t a, uint32_t b)
+{
+	struct gpu *g = &s->g[a];
+
+	if (g->lpair == NONE || s->pr[g->lpair].dst != b)
+		g->lpair = pair_find(s, a, b, 1);
+	return g->lpair;
+}
+
+/*
  * Two passes over the tasks: count (dependencies, successors, compute
  * tasks per GPU, steps, tasks ready at once), then fill the lists.
  */
@@ -949,6 +964,7 @@ setup_tasks(struct sim *s)
 		s->g[gi].n = 0;
 		s->g[gi].flows = NONE;
 		s->g[gi].qpairs = NONE;
+		s->g[gi].lpair = NONE;
 	}
 	for (i = 0; i < d->n; i++) {
 		const struct dag_task *t = &d->t[i];
@@ -960,7 +976,7 @@ setup_tasks(struct sim *s)
 			struct gpu *g = &s->g[t->gpu];
 
 			s->comp[g->off + g->n++] = (uint32_t)i;
-		} else if ((s->tpair[i] = pair_find(s, t->gpu, t->dst, 1)) ==
+		} else if ((s->tpair[i] = last_pair(s, t->gpu, t->dst)) ==
 		    NONE)
 			return -1;
 	}

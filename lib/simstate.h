@@ -96,6 +96,7 @@ struct gpu {
 	uint32_t	nstream;	/* of those, streamed (not handed) */
 	uint64_t	queued;		/* bytes in its pairs' local queues */
 	uint32_t	qpairs;		/* head of its pairs with any */
+	uint32_t	lpair;		/* set-up: the pair it last sent on */
 };
 
 struct sim {
