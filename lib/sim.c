@@ -1136,7 +1136,6 @@ setup_net(struct sim *s)
 	s->port = zalloc(s, 2 * (size_t)s->net->gpus, sizeof(*s->port));
 	s->qports = zalloc(s, 2 * (size_t)s->net->gpus, sizeof(*s->qports));
 	s->dirty = zalloc(s, 2 * (size_t)s->net->gpus, sizeof(*s->dirty));
-	s->minp = zalloc(s, 2 * (size_t)s->net->gpus, sizeof(*s->minp));
 	if (s->failed)
 		return -1;
 	memset(s->partner, 0xff, n * sizeof(*s->partner));
@@ -1431,7 +1430,9 @@ cleanup(struct sim *s)
 	free(s->qports);
 	free(s->qflows);
 	free(s->dirty);
-	free(s->minp);
+	free(s->qleft);
+	free(s->qrate);
+	free(s->ifl);
 	free(s->pending);
 	free(s->succ_off);
 	free(s->succ);

@@ -5,6 +5,11 @@
 #include "simideal.h"
 #include "simstate.h"
 
+/*
+ * Each flow's two ports, its places in their lists and its mark live in
+ * s->ifl, by flow index, apart from struct flow: re-sharing a group of
+ * flows reads these few bytes only.
+ */
 static int
 port_add(struct sim *s, uint32_t pt, uint32_t fi, int which)
 {
@@ -18,7 +23,7 @@ port_add(struct sim *s, uint32_t pt, uint32_t fi, int which)
 			return -1;
 		p->cap = (uint32_t)c;
 	}
-	s->fl[fi].pos[which] = p->n;
+	s->ifl[fi].pos[which] = p->n;
 	p->f[p->n++] = fi;
 	return 0;
 }
@@ -27,20 +32,32 @@ static void
 port_del(struct sim *s, uint32_t pt, uint32_t fi, int which)
 {
 	struct port *p = &s->port[pt];
-	uint32_t pos = s->fl[fi].pos[which], last = p->f[--p->n];
+	uint32_t pos = s->ifl[fi].pos[which], last = p->f[--p->n];
 
 	p->f[pos] = last;
 	if (last != fi)
-		s->fl[last].pos[pt < s->net->gpus ? 0 : 1] = pos;
+		s->ifl[last].pos[pt < s->net->gpus ? 0 : 1] = pos;
 }
 
-static uint32_t
-other_port(const struct sim *s, uint32_t fi, uint32_t pt)
+/* Room for one component of nf flows in qflows, qleft and qrate. */
+static int
+qroom(struct sim *s, size_t nf)
 {
-	const struct pair *p = &s->pr[s->fl[fi].pair];
-	uint32_t in = s->net->gpus + p->dst;
+	size_t c;
 
-	return pt == p->src ? in : p->src;
+	if (nf <= s->qfcap)
+		return 0;
+	c = s->qfcap;
+	if (sim_grow(s, &s->qflows, &c, nf, sizeof(*s->qflows)))
+		return -1;
+	c = s->qfcap;
+	if (sim_grow(s, &s->qleft, &c, nf, sizeof(*s->qleft)))
+		return -1;
+	c = s->qfcap;
+	if (sim_grow(s, &s->qrate, &c, nf, sizeof(*s->qrate)))
+		return -1;
+	s->qfcap = c;
+	return 0;
 }
 
 /* Collect the ports and flows reachable from the seeds. */
@@ -50,7 +67,7 @@ component(struct sim *s, const uint32_t *seed, int nseed, size_t *nf)
 	size_t np = 0, i, k;
 	int j;
 
-	s->epoch += 2;
+	s->epoch++;
 	*nf = 0;
 	for (j = 0; j < nseed; j++)
 		if (s->port[seed[j]].mark != s->epoch) {
@@ -58,19 +75,20 @@ component(struct sim *s, const uint32_t *seed, int nseed, size_t *nf)
 			s->qports[np++] = seed[j];
 		}
 	for (i = 0; i < np; i++) {
-		struct port *p = &s->port[s->qports[i]];
+		uint32_t pt = s->qports[i];
+		const struct port *p = &s->port[pt];
 
 		for (k = 0; k < p->n; k++) {
 			uint32_t fi = p->f[k], o;
+			struct iflow *f = &s->ifl[fi];
 
-			if (s->fl[fi].mark == s->epoch)
+			if (f->mark == s->epoch)
 				continue;
-			s->fl[fi].mark = s->epoch;
-			if (*nf == s->qfcap && sim_grow(s, &s->qflows,
-			    &s->qfcap, *nf + 1, sizeof(*s->qflows)))
+			f->mark = s->epoch;
+			if (*nf == s->qfcap && qroom(s, *nf + 1) != 0)
 				return 0;
 			s->qflows[(*nf)++] = fi;
-			o = other_port(s, fi, s->qports[i]);
+			o = f->pt[0] == pt ? f->pt[1] : f->pt[0];
 			if (s->port[o].mark != s->epoch) {
 				s->port[o].mark = s->epoch;
 				s->qports[np++] = o;
@@ -81,69 +99,85 @@ component(struct sim *s, const uint32_t *seed, int nseed, size_t *nf)
 }
 
 /*
+ * The bottleneck share of this round: the least capacity per flow left
+ * among the ports with flows still rising, compared exactly; every port
+ * at that share is stamped.
+ */
+static uint64_t
+bottleneck(struct sim *s, size_t np, uint32_t stamp)
+{
+	struct port *b = NULL;
+	size_t i;
+
+	for (i = 0; i < np; i++) {
+		struct port *p = &s->port[s->qports[i]];
+
+		if (p->cnt > 0 && (b == NULL || (u128)p->cap_bps * b->cnt <
+		    (u128)b->cap_bps * p->cnt))
+			b = p;
+	}
+	for (i = 0; i < np; i++) {
+		struct port *p = &s->port[s->qports[i]];
+
+		if (p->cnt > 0 && (u128)p->cap_bps * b->cnt ==
+		    (u128)b->cap_bps * p->cnt)
+			p->min = stamp;
+	}
+	return b->cap_bps / b->cnt;
+}
+
+/* Freeze a flow at share: its ports give it that much, and lose it. */
+static void
+freeze(struct sim *s, const struct iflow *f, uint64_t share)
+{
+	int j;
+
+	for (j = 0; j < 2; j++) {
+		struct port *q = &s->port[f->pt[j]];
+
+		q->cap_bps -= share < q->cap_bps ? share : q->cap_bps;
+		q->cnt--;
+	}
+}
+
+/*
  * Progressive filling: all rates rise together; the ports that fill
- * first freeze their flows at that share; repeat with the rest.
+ * first freeze their flows at that share; repeat with the rest.  The
+ * rates that changed are set in component order.
  */
 static void
 waterfill(struct sim *s, size_t np, size_t nf)
 {
 	uint64_t C = (uint64_t)s->net->switches * s->net->bandwidth_bps;
-	size_t i, k, left = nf, nmin;
+	size_t i, left = nf;
 
 	for (i = 0; i < np; i++) {
 		s->port[s->qports[i]].cap_bps = C;
 		s->port[s->qports[i]].cnt = s->port[s->qports[i]].n;
 	}
+	for (i = 0; i < nf; i++)
+		s->qleft[i] = (uint32_t)i;
 	while (left > 0) {
-		struct port *b = NULL;
-		uint64_t share;
+		uint32_t stamp = ++s->wstamp;
+		uint64_t share = bottleneck(s, np, stamp);
 
-		for (i = 0; i < np; i++) {
-			struct port *p = &s->port[s->qports[i]];
+		for (i = 0; i < left;) {
+			uint32_t q = s->qleft[i];
+			const struct iflow *f = &s->ifl[s->qflows[q]];
 
-			if (p->cnt > 0 && (b == NULL || (u128)p->cap_bps *
-			    b->cnt < (u128)b->cap_bps * p->cnt))
-				b = p;
-		}
-		share = b->cap_bps / b->cnt;
-		for (i = nmin = 0; i < np; i++) {
-			struct port *p = &s->port[s->qports[i]];
-
-			if (p->cnt > 0 && (u128)p->cap_bps * b->cnt ==
-			    (u128)b->cap_bps * p->cnt)
-				s->minp[nmin++] = s->qports[i];
-		}
-		for (i = 0; i < nmin; i++) {
-			struct port *m = &s->port[s->minp[i]];
-
-			for (k = 0; k < m->n; k++) {
-				uint32_t fi = m->f[k], pts[2];
-				int j;
-
-				if (s->fl[fi].mark != s->epoch)
-					continue;
-				s->fl[fi].mark = s->epoch + 1;
-				s->fl[fi].nrate = share;
-				left--;
-				pts[0] = s->pr[s->fl[fi].pair].src;
-				pts[1] = s->net->gpus +
-				    s->pr[s->fl[fi].pair].dst;
-				for (j = 0; j < 2; j++) {
-					struct port *q = &s->port[pts[j]];
-
-					q->cap_bps -= share < q->cap_bps ?
-					    share : q->cap_bps;
-					q->cnt--;
-				}
+			if (s->port[f->pt[0]].min != stamp &&
+			    s->port[f->pt[1]].min != stamp) {
+				i++;
+				continue;
 			}
+			s->qrate[q] = share;
+			freeze(s, f, share);
+			s->qleft[i] = s->qleft[--left];
 		}
 	}
-	for (i = 0; i < nf; i++) {
-		uint32_t fi = s->qflows[i];
-
-		if (s->fl[fi].nrate != s->fl[fi].rate)
-			sim_flow_rate(s, fi, s->fl[fi].nrate);
-	}
+	for (i = 0; i < nf; i++)
+		if (s->qrate[i] != s->fl[s->qflows[i]].rate)
+			sim_flow_rate(s, s->qflows[i], s->qrate[i]);
 }
 
 /* Mark a port whose flows must be re-shared before time moves on. */
@@ -160,6 +194,7 @@ dirty(struct sim *s, uint32_t pt)
 void
 simideal_rebalance(struct sim *s)
 {
+	uint64_t C = (uint64_t)s->net->switches * s->net->bandwidth_bps;
 	size_t np, nf, i, k = 0;
 
 	for (i = 0; i < s->ndirty; i++) {
@@ -171,9 +206,9 @@ simideal_rebalance(struct sim *s)
 	if (k == 0)
 		return;
 	np = component(s, s->dirty, (int)k, &nf);
+	if (s->failed)
+		return;
 	if (nf == 1) {		/* alone on both its ports: all of them */
-		uint64_t C = (uint64_t)s->net->switches * s->net->bandwidth_bps;
-
 		if (s->fl[s->qflows[0]].rate != C)
 			sim_flow_rate(s, s->qflows[0], C);
 	} else if (nf > 1)
@@ -185,7 +220,14 @@ simideal_add(struct sim *s, uint32_t fi)
 {
 	const struct pair *p = &s->pr[s->fl[fi].pair];
 	uint32_t pts[2] = { p->src, s->net->gpus + p->dst };
+	size_t c = s->iflcap;
 
+	if (fi >= s->iflcap) {
+		if (sim_grow(s, &s->ifl, &c, (size_t)fi + 1, sizeof(*s->ifl)))
+			return;
+		s->iflcap = c;
+	}
+	s->ifl[fi] = (struct iflow){ .pt = { pts[0], pts[1] } };
 	if (port_add(s, pts[0], fi, 0) || port_add(s, pts[1], fi, 1))
 		return;
 	if (s->port[pts[0]].n == 1 && s->port[pts[1]].n == 1)
@@ -200,8 +242,8 @@ simideal_add(struct sim *s, uint32_t fi)
 void
 simideal_remove(struct sim *s, uint32_t fi)
 {
-	const struct pair *p = &s->pr[s->fl[fi].pair];
-	uint32_t pts[2] = { p->src, s->net->gpus + p->dst };
+	const struct iflow *f = &s->ifl[fi];
+	uint32_t pts[2] = { f->pt[0], f->pt[1] };
 
 	port_del(s, pts[0], fi, 0);
 	port_del(s, pts[1], fi, 1);

@@ -44,9 +44,6 @@ struct flow {
 	uint64_t	t0;		/* time of the last update */
 	u128		work;		/* bits x 10^12 still to send */
 	uint32_t	gprev, gnext;	/* the sender's active flows */
-	uint32_t	pos[2];		/* ideal: places in the port lists */
-	uint32_t	mark;
-	uint64_t	nrate;		/* ideal: rate being computed */
 	uint8_t		live;
 	uint8_t		streamed;	/* its segment is not handed whole */
 };
@@ -83,7 +80,15 @@ struct port {
 	uint32_t	 n, cap;
 	uint64_t	 cap_bps;	/* water-filling */
 	uint32_t	 cnt, mark;
+	uint32_t	 min;		/* the round it was a bottleneck */
 	uint8_t		 isdirty;
+};
+
+/* Ideal fabric: a flow's ports, its places in their lists, its mark. */
+struct iflow {
+	uint32_t	pt[2];
+	uint32_t	pos[2];
+	uint32_t	mark;
 };
 
 struct gpu {
@@ -149,11 +154,14 @@ struct sim {
 	/* ideal fabric */
 	struct port		*port;		/* 2 * gpus */
 	uint32_t		 epoch;
-	uint32_t		*qports, *qflows;
-	size_t			 qfcap;		/* qflows: one component's */
+	uint32_t		*qports, *qflows, *qleft;
+	uint64_t		*qrate;
+	size_t			 qfcap;		/* one component's flows */
+	struct iflow		*ifl;		/* by flow index */
+	size_t			 iflcap;
+	uint32_t		 wstamp;	/* water-filling rounds */
 	uint32_t		*dirty;		/* ports to rebalance at now */
 	size_t			 ndirty;
-	uint32_t		*minp;
 	uint64_t		 last_moving;
 	int			 failed;
 	/* periodic schedules: whole periods skipped in closed form */
