@@ -207,13 +207,13 @@ struct kv {
 static int
 radix_desc(uint32_t *idx, size_t n, const uint64_t *key)
 {
-	struct kv *v = malloc(2 * n * sizeof(*v)), *w, *t;
+	struct kv *base = malloc(2 * n * sizeof(*base)), *v = base, *w, *t;
 	size_t cnt[256], i, b, sum;
 	int shift;
 
-	if (v == NULL)
+	if (base == NULL)
 		return -1;
-	w = v + n;
+	w = base + n;
 	for (i = 0; i < n; i++)
 		v[i] = (struct kv){ ~key[idx[i]], idx[i] };
 	for (shift = 0; shift < 64; shift += 8) {
@@ -234,7 +234,7 @@ radix_desc(uint32_t *idx, size_t n, const uint64_t *key)
 	}
 	for (i = 0; i < n; i++)
 		idx[i] = v[i].id;
-	free(v < w ? v : w);
+	free(base);
 	return 0;
 }
 

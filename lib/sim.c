@@ -985,8 +985,8 @@ setup_tasks(struct sim *s)
 	return s->failed ? -1 : 0;
 }
 
-static int
-cmp_pentry(const void *x, const void *y)
+int
+sim_cmp_pentry(const void *x, const void *y)
 {
 	const struct pentry *p = x, *q = y;
 
@@ -1006,7 +1006,7 @@ queue_unsorted(const struct sim *s, const struct pqueue *q)
 	uint32_t i;
 
 	for (i = 1; i < q->n; i++)
-		if (cmp_pentry(&e[i - 1], &e[i]) > 0)
+		if (sim_cmp_pentry(&e[i - 1], &e[i]) > 0)
 			return 1;
 	return 0;
 }
@@ -1041,7 +1041,7 @@ plan_queues(struct sim *s, uint32_t npq)
 	for (qi = 0; qi < npq; qi++)
 		if (queue_unsorted(s, &s->pq[qi]))
 			qsort(s->pe + s->pq[qi].off, s->pq[qi].n,
-			    sizeof(*s->pe), cmp_pentry);
+			    sizeof(*s->pe), sim_cmp_pentry);
 	if (s->opt->replay == SIMCTL_ASAP)
 		for (i = 0; i < n; i++)
 			s->pe[i].start = 0;
@@ -1077,15 +1077,15 @@ setup_plans(struct sim *s)
 		}
 		s->plan_of[p->task] = p->sw;
 		pr = &s->pr[s->tpair[p->task]];
-		if (pr->pq == NONE && npq > UINT32_MAX - ns) {
+		if (pr->pq != NONE)
+			continue;
+		if (npq > UINT32_MAX - ns) {
 			sim_fail(s, "more than 4294967295 plan queues (one "
 			    "per pair and switch)");
 			return -1;
 		}
-		if (pr->pq == NONE) {
-			pr->pq = npq;
-			npq += ns;
-		}
+		pr->pq = npq;
+		npq += ns;
 	}
 	s->pq = zalloc(s, npq, sizeof(*s->pq));
 	return s->failed ? -1 : plan_queues(s, npq);

@@ -11,26 +11,11 @@ struct simfeed {
 	uint64_t	 first;		/* sequence number of circuit 0 */
 };
 
-struct cfrom {
-	uint64_t	from;
-	uint32_t	ci;
-};
-
-static int
-by_from(const void *x, const void *y)
-{
-	const struct cfrom *a = x, *b = y;
-
-	if (a->from != b->from)
-		return a->from < b->from ? -1 : 1;
-	return a->ci < b->ci ? -1 : a->ci > b->ci;
-}
-
 /* The circuits by (from, index), sorted unless the schedule has them so. */
 static int
 order(const struct schedule *sc, uint32_t *o)
 {
-	struct cfrom *v;
+	struct pentry *v;
 	size_t i, n = sc->nc;
 
 	for (i = 0; i < n; i++)
@@ -42,10 +27,10 @@ order(const struct schedule *sc, uint32_t *o)
 	if ((v = calloc(n, sizeof(*v))) == NULL)
 		return -1;
 	for (i = 0; i < n; i++)
-		v[i] = (struct cfrom){ sc->c[i].from, (uint32_t)i };
-	qsort(v, n, sizeof(*v), by_from);
+		v[i] = (struct pentry){ sc->c[i].from, (uint32_t)i };
+	qsort(v, n, sizeof(*v), sim_cmp_pentry);
 	for (i = 0; i < n; i++)
-		o[i] = v[i].ci;
+		o[i] = v[i].task;
 	free(v);
 	return 0;
 }

@@ -63,7 +63,10 @@ struct pair {
 	uint32_t	qprev, qnext;	/* the source's pairs with qbytes */
 };
 
-/* A plan in its queue: its task and planned start. */
+/*
+ * A plan in its queue: its task and planned start (simfeed: a circuit
+ * and its from); sim_cmp_pentry() orders them by (start, task).
+ */
 struct pentry {
 	uint64_t	start;
 	uint32_t	task;
@@ -221,5 +224,6 @@ void	sim_flow_rate(struct sim *, uint32_t, uint64_t);
 void	sim_push_seq(struct sim *, uint64_t, int, uint32_t, uint64_t);
 void	sim_circuit_up(struct sim *, uint32_t, uint64_t);
 void	sim_circuit_on(struct sim *, uint32_t, uint64_t, uint64_t);
+int	sim_cmp_pentry(const void *, const void *);
 
 #endif
