@@ -30,6 +30,17 @@ load helpers
 	[ -s out/moe-iteration.png ] || [ ! -x "$(command -v gnuplot)" ]
 }
 
+@test "moe-study: regression: cases run at once wrote their lines to one pipe, interleaved" {
+	# each case writes its own file, whole or not at all; the study
+	# joins them in case order
+	mkdir lines
+	bin=$BIN layers=2 capacity= latency=1ms \
+	    "$TOP/pipelines/moe-study" --one lines/2 8 gini:0.3 10us 2
+	[ ! -e lines/2.part ]
+	run awk -F '\t' '{ print NF, $1, $2, $3, $4 }' lines/2
+	assert_output '24 8 gini:0.3 10us 2'
+}
+
 @test "moe-study: the table's means, spreads and kept share, worked by hand" {
 	{
 		printf 'gpus\tskew\ttau\tseed\tplan_ps\tbound_ps\tcp_bound_ps\tclair_ps\trobust_ps\tasap_ps\tblind_ps\trotor_ps\tbvn_ps\tideal_ps\tclair_nic\trobust_nic\tasap_nic\tblind_nic\trotor_nic\tbvn_nic\tideal_nic\tonline_ps\treplans\tonline_nic\n'
