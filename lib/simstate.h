@@ -218,10 +218,17 @@ void	sim_fail(struct sim *, const char *, ...)
 int	sim_grow(struct sim *, void *, size_t *, size_t, size_t);
 void	sim_flow_rate(struct sim *, uint32_t, uint64_t);
 /*
- * Queue an event with its sequence number; bring a circuit up now, or
- * count one as up since a time before now without serving anything.
+ * Queue an event (kind, index) at a time, with the next sequence number
+ * (sim_push) or a given one; bring a circuit up now, or count one as up
+ * since a time before now without serving anything.
  */
+void	sim_push(struct sim *, uint64_t, int, uint32_t);
 void	sim_push_seq(struct sim *, uint64_t, int, uint32_t, uint64_t);
+/*
+ * The pair (src, dst): its index in s->pr, made if create is set, or
+ * NONE (not there, or out of memory with sim_fail() called).
+ */
+uint32_t sim_pair_find(struct sim *, uint32_t, uint32_t, int);
 void	sim_circuit_up(struct sim *, uint32_t, uint64_t);
 void	sim_circuit_on(struct sim *, uint32_t, uint64_t, uint64_t);
 int	sim_cmp_pentry(const void *, const void *);
