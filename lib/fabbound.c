@@ -1,6 +1,7 @@
 /* fabbound: a lower bound under every fabric. */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "dag.h"
 #include "fabbound.h"
@@ -17,7 +18,14 @@ struct fb {
 	uint32_t		*prev;		/* previous compute of its GPU */
 	size_t			*off;
 	uint32_t		*nx;
-	uint32_t		*idx;		/* one GPU's transfers */
+	struct fbrec		*r, *w;		/* transfers, and scratch */
+};
+
+/* One transfer of a sweep: ~earliest start (a sort key), bytes, tail. */
+struct fbrec {
+	uint64_t	key;
+	uint64_t	amount;
+	uint64_t	tail;
 };
 
 static uint64_t
@@ -104,70 +112,127 @@ levels(struct fb *f)
 }
 
 /*
- * One GPU, one direction: its n transfers in idx, latest start first;
- * after the last byte of x, bl[x] - send[x] must still follow.
+ * r[0..n) by key, least first, a byte a pass (LSD radix, stable);
+ * bytes all records share are skipped.  Returns the sorted array: r
+ * or w.
+ */
+static struct fbrec *
+radix(struct fbrec *r, struct fbrec *w, size_t n)
+{
+	size_t cnt[256], i, b, sum;
+	struct fbrec *t;
+	int shift;
+
+	for (shift = 0; n > 1 && shift < 64; shift += 8) {
+		memset(cnt, 0, sizeof(cnt));
+		for (i = 0; i < n; i++)
+			cnt[r[i].key >> shift & 0xff]++;
+		if (cnt[r[0].key >> shift & 0xff] == n)
+			continue;
+		for (b = sum = 0; b < 256; b++) {
+			size_t c = cnt[b];
+
+			cnt[b] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			w[cnt[r[i].key >> shift & 0xff]++] = r[i];
+		t = r, r = w, w = t;
+	}
+	return r;
+}
+
+/*
+ * One GPU, one direction: its n transfers in r, taken latest start
+ * first; after the last byte of one, its tail must still follow.
+ * Equal starts go together, so their order does not matter.
  */
 static uint64_t
-sweep(struct fb *f, size_t n)
+sweep(struct fb *f, struct fbrec *r, size_t n)
 {
 	uint64_t best = 0, tail = UINT64_MAX, b;
 	u128 bytes = 0;
 	size_t i;
 
-	dag_sort_desc(f->idx, n, f->head);
+	r = radix(r, f->w, n);
 	for (i = 0; i < n; i++) {
-		uint32_t x = f->idx[i];
-
-		bytes += f->d->t[x].amount;
-		if (f->bl[x] - f->send[x] < tail)
-			tail = f->bl[x] - f->send[x];
-		if (i + 1 < n && f->head[f->idx[i + 1]] == f->head[x])
+		bytes += r[i].amount;
+		if (r[i].tail < tail)
+			tail = r[i].tail;
+		if (i + 1 < n && r[i + 1].key == r[i].key)
 			continue;
-		b = add(add(f->head[x], at_sb(f->net, bytes)), tail);
+		b = add(add(~r[i].key, at_sb(f->net, bytes)), tail);
 		if (b > best)
 			best = b;
 	}
 	return best;
 }
 
+/*
+ * One direction's transfers as records, grouped by GPU (sender or
+ * receiver) in one pass in id order, each task's lines read once;
+ * cnt[g] is where GPU g's group starts, cnt[gpus] their number.
+ */
+static int
+group(struct fb *f, int dir, size_t *cnt)
+{
+	const struct dag *d = f->d;
+	size_t i, g, most = 1, *at;
+
+	memset(cnt, 0, ((size_t)f->net->gpus + 1) * sizeof(*cnt));
+	for (i = 0; i < d->n; i++)
+		if (d->t[i].kind == DAG_TRANSFER)
+			cnt[(dir ? d->t[i].dst : d->t[i].gpu) + 1]++;
+	for (g = 0; g < f->net->gpus; g++) {
+		if (cnt[g + 1] > most)
+			most = cnt[g + 1];
+		cnt[g + 1] += cnt[g];
+	}
+	if (f->r == NULL && (f->r = malloc((cnt[f->net->gpus] + 1) *
+	    sizeof(*f->r))) == NULL)
+		return -1;
+	free(f->w);
+	if ((f->w = malloc(most * sizeof(*f->w))) == NULL ||
+	    (at = malloc(((size_t)f->net->gpus + 1) * sizeof(*at))) == NULL)
+		return -1;
+	memcpy(at, cnt, ((size_t)f->net->gpus + 1) * sizeof(*at));
+	for (i = 0; i < d->n; i++) {
+		const struct dag_task *t = &d->t[i];
+
+		if (t->kind == DAG_TRANSFER)
+			f->r[at[dir ? t->dst : t->gpu]++] = (struct fbrec){
+			    ~f->head[i], t->amount, f->bl[i] - f->send[i] };
+	}
+	free(at);
+	return 0;
+}
+
 /* The GPUs' loads: transfers grouped by GPU and direction. */
 static int
 loads(struct fb *f, uint64_t *best)
 {
-	const struct dag *d = f->d;
-	size_t *cnt, i, g, n;
-	uint32_t *grp;
+	size_t *cnt, g;
 	uint64_t b;
-	int dir;
+	int dir, rc = -1;
 
-	cnt = calloc((size_t)f->net->gpus + 1, sizeof(*cnt));
-	grp = malloc((d->n + 1) * sizeof(*grp));
-	if (cnt == NULL || grp == NULL) {
-		free(cnt);
-		free(grp);
+	if ((cnt = malloc(((size_t)f->net->gpus + 1) * sizeof(*cnt))) ==
+	    NULL)
 		return -1;
-	}
 	for (dir = 0; dir < 2; dir++) {
-		for (g = 0; g <= f->net->gpus; g++)
-			cnt[g] = 0;
-		for (i = n = 0; i < d->n; i++)
-			if (d->t[i].kind == DAG_TRANSFER)
-				cnt[(dir ? d->t[i].dst : d->t[i].gpu) + 1]++;
+		if (group(f, dir, cnt) != 0)
+			goto out;
 		for (g = 0; g < f->net->gpus; g++)
-			cnt[g + 1] += cnt[g];
-		for (i = 0; i < d->n; i++)
-			if (d->t[i].kind == DAG_TRANSFER)
-				grp[cnt[dir ? d->t[i].dst : d->t[i].gpu]++] =
-				    (uint32_t)i;
-		for (g = 0, n = 0; g < f->net->gpus; n = cnt[g++]) {
-			f->idx = grp + n;
-			if ((b = sweep(f, cnt[g] - n)) > *best)
+			if ((b = sweep(f, f->r + cnt[g], cnt[g + 1] - cnt[g])) >
+			    *best)
 				*best = b;
-		}
 	}
+	rc = 0;
+out:
 	free(cnt);
-	free(grp);
-	return 0;
+	free(f->r);
+	free(f->w);
+	f->r = f->w = NULL;
+	return rc;
 }
 
 int
@@ -188,9 +253,14 @@ fabbound(const struct dag *d, const struct net *net, uint64_t *out)
 	    dag_successors(d, f.prev, &f.off, &f.nx) != 0)
 		goto out;
 	*out = levels(&f);
-	rc = loads(&f, out);
+	/* the loads need only head, bl and send: room for their records */
 	free(f.off);
 	free(f.nx);
+	free(f.dur);
+	free(f.prev);
+	f.dur = NULL;
+	f.prev = NULL;
+	rc = loads(&f, out);
 out:
 	free(f.head);
 	free(f.bl);
