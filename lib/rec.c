@@ -28,8 +28,10 @@ rec_init(struct rec *r, const struct stream_rec *sr, const char *name)
 {
 	size_t n;
 
-	memset(r, 0, sizeof(*r));
+	/* err is written only on failure: not cleared, a record a time */
 	r->src = *sr;
+	r->failed = 0;
+	r->err[0] = '\0';
 	r->name = name;
 	r->off = sr->off;
 	n = sr->typelen < sizeof(r->type) - 1 ? sr->typelen :

@@ -283,10 +283,19 @@ fill(struct stream_reader *r)
 static int
 find_type(struct stream_reader *r, struct stream_rec *rec)
 {
+	const uint8_t *p = rec->raw;
 	struct mpk m;
 	const char *k;
 	uint32_t n, i, kl;
 
+	/* the usual layout: a fixmap, "type" first, a fixstr value */
+	if (rec->rawlen > 6 && (p[0] & 0xf0) == 0x80 && p[0] != 0x80 &&
+	    memcmp(p + 1, "\xa4type", 5) == 0 && (p[6] & 0xe0) == 0xa0 &&
+	    (size_t)(p[6] & 0x1f) < rec->rawlen - 6) {
+		rec->type = (const char *)p + 7;
+		rec->typelen = p[6] & 0x1f;
+		return 0;
+	}
 	mpk_init(&m, rec->raw, rec->rawlen);
 	if (mpk_map(&m, &n) != 0)
 		n = 0;
