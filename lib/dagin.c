@@ -8,6 +8,7 @@
 #include "net.h"
 #include "rec.h"
 #include "stream.h"
+#include "taskfast.h"
 #include "taskio.h"
 
 void
@@ -76,6 +77,17 @@ take(void *p, const struct stream_rec *sr)
 	return -1;
 }
 
+/* Task records as dagbuild writes them, straight from the buffer. */
+static int
+quick(void *p, const uint8_t *b, size_t n, const struct stream_limits *lim,
+    size_t *len)
+{
+	struct reading *rd = p;
+
+	return rd->in->have_net && taskfast_quick(b, n, lim, &rd->in->dag,
+	    rd->in->net.gpus, len) == 0;
+}
+
 int
 dagin_read(struct dagin *in, FILE *fp, const char *name,
     struct stream_writer *w, const char *tool, int argc, char *const *argv,
@@ -83,9 +95,11 @@ dagin_read(struct dagin *in, FILE *fp, const char *name,
     char *err, size_t n)
 {
 	struct reading rd = { in, name, fn, arg, err, n };
+	struct filter_quick q = { quick, &rd };
 	const char *miss;
 
-	if (filter_run(fp, name, w, tool, argc, argv, take, &rd, err, n) != 0)
+	if (filter_run_quick(fp, name, w, tool, argc, argv, take, &rd, &q, err,
+	    n) != 0)
 		return -1;
 	if ((miss = dagin_missing(in)) != NULL) {
 		snprintf(err, n, "%s: %s", name, miss);

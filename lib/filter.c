@@ -5,11 +5,48 @@
 #include "header.h"
 #include "stream.h"
 
+/*
+ * Records the quick function takes, straight from the buffer, each
+ * passed through; 0 when it declines the next one (or none is
+ * buffered), -1 when the stream refuses what it took.  Not once the end
+ * record has been seen: a record after it is an error.
+ */
+static int
+quick_run(struct stream_reader *rd, struct stream_writer *w,
+    const struct header_end *end, const struct filter_quick *q)
+{
+	struct stream_limits lim;
+	struct stream_rec sr;
+	const uint8_t *p;
+	size_t n, len;
+
+	if (q == NULL || end->seen)
+		return 0;
+	for (;;) {
+		stream_peek(rd, &p, &n, &lim);
+		if (n == 0 || !q->fn(q->arg, p, n, &lim, &len))
+			return 0;
+		if (stream_accept(rd, len, &sr) != 1)
+			return -1;
+		stream_write_raw(w, sr.raw, sr.rawlen);
+	}
+}
+
 int
 filter_run(FILE *fp, const char *name, struct stream_writer *w,
     const char *tool, int argc, char *const *argv,
     int (*fn)(void *, const struct stream_rec *), void *arg, char *err,
     size_t n)
+{
+	return filter_run_quick(fp, name, w, tool, argc, argv, fn, arg, NULL,
+	    err, n);
+}
+
+int
+filter_run_quick(FILE *fp, const char *name, struct stream_writer *w,
+    const char *tool, int argc, char *const *argv,
+    int (*fn)(void *, const struct stream_rec *), void *arg,
+    const struct filter_quick *q, char *err, size_t n)
 {
 	struct header_end end = { 0, 0, 0 };
 	struct stream_reader *rd;
@@ -23,7 +60,8 @@ filter_run(FILE *fp, const char *name, struct stream_writer *w,
 	if ((rc = header_pass(rd, w, &sr, tool, argc, argv, &end, err,
 	    n)) < 0)
 		goto out;
-	for (; rc > 0; rc = stream_next(rd, &sr)) {
+	for (; rc > 0; rc = quick_run(rd, w, &end, q) < 0 ? -1 :
+	    stream_next(rd, &sr)) {
 		if (header_follow(&end, rd, &sr, err, n) != 0 ||
 		    (stream_rec_is(&sr, "header") &&
 		    header_check(rd, &sr, err, n) != 0)) {

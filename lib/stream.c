@@ -403,6 +403,25 @@ stream_next(struct stream_reader *r, struct stream_rec *rec)
 	}
 }
 
+void
+stream_peek(const struct stream_reader *r, const uint8_t **p, size_t *n,
+    struct stream_limits *lim)
+{
+	*p = r->buf + r->start;
+	*n = r->failed ? 0 : r->end - r->start;
+	lim->record = r->max_record;
+	lim->elems = r->max_elems;
+	lim->depth = r->max_depth;
+}
+
+int
+stream_accept(struct stream_reader *r, size_t len, struct stream_rec *rec)
+{
+	if (r->failed || len == 0 || len > r->end - r->start)
+		return -1;
+	return take(r, len, rec);
+}
+
 const char *
 stream_error(const struct stream_reader *r)
 {

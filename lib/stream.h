@@ -17,6 +17,18 @@
  * stream_error() says "name: byte N: what" (stream_rec_obj() returns
  * NULL after one, and stream_failed() says so).
  *
+ * Records read straight from the buffer.  A decoder that checks every
+ * byte of a record of its own kind may skip the scanner: stream_peek()
+ * gives the bytes buffered from the next record on (none, part of a
+ * record or many records; it reads nothing) and the reader's limits;
+ * stream_accept() then takes the first len of them as the next record,
+ * as stream_next() would have returned it, type and all.  The caller
+ * vouches that they are one whole map that the scanner would take, in
+ * the limits (size, nesting, items); for anything else it calls
+ * stream_next(), which reads more, frames and reports as always.
+ * stream_accept() returns 1, or -1 (with nothing taken) when len is 0,
+ * past the bytes buffered or the reader has failed.
+ *
  * Writing.  A writer packs through msgpack-c into a buffer of its own
  * (STREAM_WBUF bytes), written to its FILE when full and at the close.
  * A record may also be encoded in place (lib/mpk): stream_reserve()
@@ -62,9 +74,18 @@ struct stream_rec {
 	uint64_t		 index;	/* 0 for the first record */
 };
 
+struct stream_limits {
+	size_t		record;		/* bytes */
+	size_t		elems;		/* items in a container */
+	unsigned	depth;		/* nesting */
+};
+
 struct stream_reader *stream_open(FILE *, const char *);
 void	 stream_set_limits(struct stream_reader *, size_t, unsigned, size_t);
 int	 stream_next(struct stream_reader *, struct stream_rec *);
+void	 stream_peek(const struct stream_reader *, const uint8_t **,
+	    size_t *, struct stream_limits *);
+int	 stream_accept(struct stream_reader *, size_t, struct stream_rec *);
 const char *stream_error(const struct stream_reader *);
 int	 stream_failed(const struct stream_reader *);
 const char *stream_name(const struct stream_reader *);

@@ -172,6 +172,7 @@ hint(const struct fields *f, struct dag *d)
  */
 struct shape {
 	const uint8_t	*p, *end;
+	uint32_t	 pairs;
 };
 
 /*
@@ -297,46 +298,47 @@ shape_tail(struct shape *sh, uint32_t left)
 			return -1;
 		sh->p += len;
 	}
-	return sh->p == sh->end ? 0 : -1;
+	return 0;
 }
 
+/* The record from sh->p on; sh->p then at its end. */
 static int
-shape_read(const struct rec *r, struct fields *f, struct dag *d)
+shape_read(struct shape *sh, struct fields *f, struct dag *d)
 {
-	struct shape sh = { r->src.raw, r->src.raw + r->src.rawlen };
 	uint32_t n;
 
-	if (sh.p >= sh.end || (sh.p[0] & 0xf0) != 0x80 ||
-	    (n = sh.p[0] & 0x0f) < 7)
+	if (sh->p >= sh->end || (sh->p[0] & 0xf0) != 0x80 ||
+	    (n = sh->p[0] & 0x0f) < 7)
 		return -1;
-	sh.p++;
-	if (!LIT(&sh, "type") || !LIT(&sh, "task") || !LIT(&sh, "id") ||
-	    shape_u64(&sh, f, F_ID, 1) != 0 || !LIT(&sh, "kind"))
+	sh->p++;
+	sh->pairs = n;
+	if (!LIT(sh, "type") || !LIT(sh, "task") || !LIT(sh, "id") ||
+	    shape_u64(sh, f, F_ID, 1) != 0 || !LIT(sh, "kind"))
 		return -1;
 	f->seen |= BIT(F_KIND);
 	f->pos[F_KIND] = 2;
-	if (LIT(&sh, "compute"))
+	if (LIT(sh, "compute"))
 		f->kind = DAG_COMPUTE;
-	else if (LIT(&sh, "transfer") && n >= 8)
+	else if (LIT(sh, "transfer") && n >= 8)
 		f->kind = DAG_TRANSFER;
 	else
 		return -1;
-	if (!LIT(&sh, "deps") || shape_deps(&sh, f, d) != 0)
+	if (!LIT(sh, "deps") || shape_deps(sh, f, d) != 0)
 		return -1;
 	if (f->kind == DAG_COMPUTE) {
-		if (!LIT(&sh, "gpu") || shape_u64(&sh, f, F_GPU, 4) != 0 ||
-		    !LIT(&sh, "duration_ps") ||
-		    shape_u64(&sh, f, F_DUR, 5) != 0 || !LIT(&sh, "step") ||
-		    shape_u64(&sh, f, F_STEP, 6) != 0)
+		if (!LIT(sh, "gpu") || shape_u64(sh, f, F_GPU, 4) != 0 ||
+		    !LIT(sh, "duration_ps") ||
+		    shape_u64(sh, f, F_DUR, 5) != 0 || !LIT(sh, "step") ||
+		    shape_u64(sh, f, F_STEP, 6) != 0)
 			return -1;
-		return shape_tail(&sh, n - 7);
+		return shape_tail(sh, n - 7);
 	}
-	if (!LIT(&sh, "src") || shape_u64(&sh, f, F_SRC, 4) != 0 ||
-	    !LIT(&sh, "dst") || shape_u64(&sh, f, F_DST, 5) != 0 ||
-	    !LIT(&sh, "bytes") || shape_u64(&sh, f, F_BYTES, 6) != 0 ||
-	    !LIT(&sh, "step") || shape_u64(&sh, f, F_STEP, 7) != 0)
+	if (!LIT(sh, "src") || shape_u64(sh, f, F_SRC, 4) != 0 ||
+	    !LIT(sh, "dst") || shape_u64(sh, f, F_DST, 5) != 0 ||
+	    !LIT(sh, "bytes") || shape_u64(sh, f, F_BYTES, 6) != 0 ||
+	    !LIT(sh, "step") || shape_u64(sh, f, F_STEP, 7) != 0)
 		return -1;
-	return shape_tail(&sh, n - 8);
+	return shape_tail(sh, n - 8);
 }
 
 /* The keys in any order, each read by its type. */
@@ -357,26 +359,52 @@ any_order(const struct rec *r, struct fields *f, struct dag *d)
 	return 0;
 }
 
+/* The task checked, added and its hints left; -1 when it fails. */
+static int
+add(struct fields *f, struct dag *d, uint32_t gpus)
+{
+	struct dag_task t = { 0 };
+
+	if (check(f, d, gpus, &t) != 0 || dag_add(d, &t, f->dep, f->ndep) != 0)
+		return -1;
+	hint(f, d);
+	return 0;
+}
+
+int
+taskfast_quick(const uint8_t *p, size_t n, const struct stream_limits *lim,
+    struct dag *d, uint32_t gpus, size_t *len)
+{
+	struct shape sh = { p, p + n, 0 };
+	struct fields f;
+
+	f.seen = 0;
+	f.ndep = 0;
+	if (lim->depth < 2 || shape_read(&sh, &f, d) != 0 ||
+	    (size_t)(sh.p - p) > lim->record || sh.pairs > lim->elems ||
+	    f.ndep > lim->elems || add(&f, d, gpus) != 0)
+		return -1;
+	*len = (size_t)(sh.p - p);
+	return 0;
+}
+
 int
 taskfast_read(const struct rec *r, struct dag *d, uint32_t gpus)
 {
-	struct dag_task t = { 0 };
+	struct shape sh = { r->src.raw, r->src.raw + r->src.rawlen, 0 };
 	struct fields f;
 
 	if (rec_failed(r))
 		return 1;
 	f.seen = 0;
 	f.ndep = 0;
-	if (shape_read(r, &f, d) != 0) {
+	if (shape_read(&sh, &f, d) != 0 || sh.p != sh.end) {
 		f.seen = 0;
 		f.ndep = 0;
 		if (any_order(r, &f, d) != 0)
 			return 1;
 	}
-	if (check(&f, d, gpus, &t) != 0 || dag_add(d, &t, f.dep, f.ndep) != 0)
-		return 1;
-	hint(&f, d);
-	return 0;
+	return add(&f, d, gpus) != 0;
 }
 
 #define KEY(p, k)	mpk_put_fixstr((p), (k), sizeof(k) - 1)

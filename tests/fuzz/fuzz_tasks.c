@@ -3,7 +3,11 @@
  * fluxsolve, ocssim and report read their input; then, record by
  * record, the reader straight from the bytes (lib/taskfast, behind
  * taskio_read()) against the one through msgpack-c's tree alone: the
- * same return, the same message and the same DAG, or abort().
+ * same return, the same message and the same DAG, or abort().  And the
+ * whole reading, dagin_read() (task records taken straight from the
+ * reader's buffer, filter_run_quick()), against the same loop with
+ * every record framed by stream_next(): the same return, message, DAG
+ * and hints.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -12,6 +16,7 @@
 
 #include "dag.h"
 #include "dagin.h"
+#include "filter.h"
 #include "fuzz.h"
 #include "net.h"
 #include "rec.h"
@@ -75,19 +80,73 @@ differential(const uint8_t *data, size_t size)
 	fclose(fp);
 }
 
+struct slow {
+	struct dagin	*in;
+	char		*err;
+	size_t		 n;
+};
+
+/* dagin_read()'s record function, every record the usual way. */
+static int
+slow_take(void *p, const struct stream_rec *sr)
+{
+	struct slow *s = p;
+	struct rec r;
+
+	rec_init(&r, sr, "fuzz");
+	(void)dagin_take(s->in, &r, sr);
+	if (!rec_failed(&r))
+		return 1;
+	snprintf(s->err, s->n, "%s", rec_error(&r));
+	return -1;
+}
+
+/* The reading without the quick path; as dagin_read() returns. */
+static int
+slow_read(struct dagin *in, const uint8_t *data, size_t size, char *err,
+    size_t n)
+{
+	struct stream_writer *w = fuzz_writer();
+	struct slow sl = { in, err, n };
+	FILE *fp = fuzz_open(data, size);
+	int rc;
+
+	rc = filter_run(fp, "fuzz", w, "fuzz", 0, NULL, slow_take, &sl, err,
+	    n);
+	if (rc == 0 && dagin_missing(in) != NULL) {
+		snprintf(err, n, "fuzz: %s", dagin_missing(in));
+		rc = -1;
+	}
+	(void)stream_writer_close(w);
+	fclose(fp);
+	return rc;
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct stream_writer *w = fuzz_writer();
-	struct dagin di;
-	char err[400];
+	struct dagin di, sl;
+	char err[400], serr[400];
+	int rc, src;
 	FILE *fp;
 
 	fp = fuzz_open(data, size);
 	dagin_init(&di);
-	(void)dagin_read(&di, fp, "fuzz", w, "fuzz", 0, NULL, NULL, NULL,
+	dagin_init(&sl);
+	err[0] = serr[0] = '\0';
+	rc = dagin_read(&di, fp, "fuzz", w, "fuzz", 0, NULL, NULL, NULL,
 	    err, sizeof(err));
+	src = slow_read(&sl, data, size, serr, sizeof(serr));
+	if (rc != src || strcmp(err, serr) != 0 ||
+	    !same_dag(&di.dag, &sl.dag) ||
+	    memcmp(di.dag.hint, sl.dag.hint, sizeof(di.dag.hint)) != 0) {
+		fprintf(stderr, "fuzz_tasks: quick and framed readings "
+		    "differ: %d \"%s\", %d \"%s\"\n", rc, err, src, serr);
+		abort();
+	}
 	dagin_free(&di);
+	dagin_free(&sl);
 	(void)stream_writer_close(w);
 	fclose(fp);
 	differential(data, size);

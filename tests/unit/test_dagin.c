@@ -1,0 +1,232 @@
+/*
+ * Unit tests of lib/dagin's quick path (filter_run_quick(), stream_peek(),
+ * stream_accept(), taskfast_quick()): streams read by dagin_read(),
+ * which takes task records straight from the reader's buffer, and by
+ * the same loop with every record framed by stream_next() and read
+ * through taskio_read(), agree on the return, the message, the DAG
+ * with its key hints, and every byte written.  The streams are random
+ * DAGs as dagbuild writes them (past many refills of the 64 KiB
+ * buffer), then damaged: a byte changed, cut short, a record after the
+ * end record, a dependency list past the reader's item limit.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dag.h"
+#include "dagin.h"
+#include "filter.h"
+#include "header.h"
+#include "net.h"
+#include "rec.h"
+#include "splitmix.h"
+#include "stream.h"
+#include "taskio.h"
+#include "tap.h"
+#include "same.h"
+
+static uint64_t seed = 7;
+
+static uint64_t
+rnd(uint64_t n)
+{
+	return n == 0 ? 0 : splitmix_next(&seed) % n;
+}
+
+/* A stream of n random tasks on 16 GPUs, as dagbuild writes it. */
+static char *
+make_stream(size_t n, size_t bigdeps, size_t *len)
+{
+	static const uint64_t top[] = { 0x80, 0x100, 0x10000, 1ULL << 32,
+	    UINT64_MAX };
+	struct net net = { 0 };
+	struct stream_writer *w;
+	struct dag d;
+	struct dag_task t;
+	uint32_t *deps;
+	char *buf = NULL;
+	size_t i, j, k, sz = 0;
+	FILE *fp = open_memstream(&buf, &sz);
+
+	if ((deps = calloc(bigdeps + 8, sizeof(*deps))) == NULL)
+		abort();
+	w = stream_writer(fp);
+	header_write(w, "test", 0, NULL);
+	net.gpus = 16;
+	net.switches = 1;
+	net.bandwidth_bps = 800000000000ULL;
+	net_write(stream_packer(w), &net);
+	dag_init(&d);
+	for (i = 0; i < n; i++) {
+		memset(&t, 0, sizeof(t));
+		t.kind = (uint8_t)rnd(2);
+		t.gpu = (uint32_t)rnd(16);
+		t.dst = (t.gpu + 1 + (uint32_t)rnd(15)) % 16;
+		t.amount = splitmix_next(&seed) % top[rnd(5)];
+		t.step = (uint16_t)rnd(3);
+		k = i == 0 ? 0 : (i == n / 2 ? bigdeps : rnd(5));
+		for (j = 0; j < k; j++)
+			deps[j] = (uint32_t)rnd(i);
+		dag_add(&d, &t, deps, k);
+		taskio_write(stream_packer(w), &d, i, rnd(4) ? "l0.fwd" :
+		    NULL, rnd(3) ? &i : NULL);
+	}
+	stream_writer_close(w);
+	fclose(fp);
+	dag_free(&d);
+	free(deps);
+	*len = sz;
+	return buf;
+}
+
+struct slow {
+	struct dagin	*in;
+	char		*err;
+	size_t		 n;
+};
+
+/* dagin_read()'s record function, every record the usual way. */
+static int
+slow_take(void *p, const struct stream_rec *sr)
+{
+	struct slow *s = p;
+	struct rec r;
+
+	rec_init(&r, sr, "mem");
+	(void)dagin_take(s->in, &r, sr);
+	if (!rec_failed(&r))
+		return 1;
+	snprintf(s->err, s->n, "%s", rec_error(&r));
+	return -1;
+}
+
+struct run {
+	struct dagin	 in;
+	int		 rc;
+	char		 err[400];
+	char		*out;
+	size_t		 outlen;
+};
+
+static void
+read_both(const char *b, size_t n, struct run *q, struct run *s)
+{
+	struct slow sl = { &s->in, s->err, sizeof(s->err) };
+	struct run *r[2] = { q, s };
+	struct stream_writer *w;
+	FILE *fp, *out;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		dagin_init(&r[i]->in);
+		r[i]->err[0] = '\0';
+		fp = fmemopen((void *)(uintptr_t)b, n, "r");
+		out = open_memstream(&r[i]->out, &r[i]->outlen);
+		w = stream_writer(out);
+		if (i == 0)
+			r[i]->rc = dagin_read(&r[i]->in, fp, "mem", w, "t", 0,
+			    NULL, NULL, NULL, r[i]->err, sizeof(r[i]->err));
+		else
+			r[i]->rc = filter_run(fp, "mem", w, "t", 0, NULL,
+			    slow_take, &sl, r[i]->err, sizeof(r[i]->err));
+		(void)stream_writer_close(w);
+		fclose(out);
+		fclose(fp);
+	}
+	if (s->rc == 0 && dagin_missing(&s->in) != NULL) {
+		snprintf(s->err, sizeof(s->err), "mem: %s",
+		    dagin_missing(&s->in));
+		s->rc = -1;
+	}
+}
+
+/* Both readings of one stream agree; 1 when they do. */
+static int
+agree(const char *b, size_t n, int *failed)
+{
+	struct run q, s;
+	int same;
+
+	read_both(b, n, &q, &s);
+	same = q.rc == s.rc && strcmp(q.err, s.err) == 0 &&
+	    same_dag(&q.in.dag, &s.in.dag) &&
+	    memcmp(q.in.dag.hint, s.in.dag.hint, sizeof(q.in.dag.hint)) == 0 &&
+	    q.outlen == s.outlen && memcmp(q.out, s.out, q.outlen) == 0;
+	if (!same)
+		printf("# differ: %d \"%s\" / %d \"%s\"; %zu / %zu tasks\n",
+		    q.rc, q.err, s.rc, s.err, q.in.dag.n, s.in.dag.n);
+	*failed = q.rc != 0;
+	dagin_free(&q.in);
+	dagin_free(&s.in);
+	free(q.out);
+	free(s.out);
+	return same;
+}
+
+/* Where the first task record at or after byte at begins, or n. */
+static size_t
+task_at(const char *b, size_t n, size_t at)
+{
+	static const char key[] = "\xa4type\xa4task";
+
+	for (at++; at + sizeof(key) - 1 <= n; at++)
+		if (memcmp(b + at, key, sizeof(key) - 1) == 0)
+			return at - 1;
+	return n;
+}
+
+static void
+damaged(const char *b, size_t n)
+{
+	size_t i, good = 0, failed = 0, runs = 300;
+	char *c;
+	int f;
+
+	if ((c = malloc(n + 64)) == NULL)
+		abort();
+	for (i = 0; i < runs; i++) {
+		size_t len = n, at = rnd(n);
+
+		memcpy(c, b, n);
+		switch (i % 3) {
+		case 0:
+			c[at] = (char)splitmix_next(&seed);
+			break;
+		case 1:
+			len = at;
+			break;
+		default:	/* an end record, then the stream goes on */
+			at = task_at(b, n, at);
+			memcpy(c + at, "\x81\xa4type\xa3" "end", 10);
+			memcpy(c + at + 10, b + at, n - at);
+			len = n + 10;
+			break;
+		}
+		good += agree(c, len, &f);
+		failed += f;
+	}
+	ok(good == runs, "%zu of %zu damaged streams read alike both ways "
+	    "(%zu refused)", good, runs, failed);
+	ok(failed > runs / 3, "most damaged streams are refused");
+	free(c);
+}
+
+int
+main(void)
+{
+	size_t n;
+	char *b;
+	int f;
+
+	b = make_stream(20000, 0, &n);
+	ok(agree(b, n, &f) && !f, "20000 tasks (%zu bytes): the same DAG, "
+	    "hints and output both ways", n);
+	damaged(b, n);
+	free(b);
+	b = make_stream(50, 1048577, &n);
+	ok(agree(b, n, &f) && f, "a task with more dependencies than the "
+	    "reader's item limit: the same refusal both ways");
+	free(b);
+	return tap_done();
+}
