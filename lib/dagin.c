@@ -77,15 +77,23 @@ take(void *p, const struct stream_rec *sr)
 	return -1;
 }
 
-/* Task records as dagbuild writes them, straight from the buffer. */
+/*
+ * Task records as dagbuild writes them, straight from the buffer; then
+ * the tool's quick function.
+ */
 static int
 quick(void *p, const uint8_t *b, size_t n, const struct stream_limits *lim,
     size_t *len)
 {
 	struct reading *rd = p;
+	struct dagin *in = rd->in;
 
-	return rd->in->have_net && taskfast_quick(b, n, lim, &rd->in->dag,
-	    rd->in->net.gpus, len) == 0;
+	if (!in->have_net)
+		return 0;
+	if (taskfast_quick(b, n, lim, &in->dag, in->net.gpus, len) == 0)
+		return 1;
+	return in->quick.fn != NULL && in->quick.fn(in->quick.arg, b, n, lim,
+	    len);
 }
 
 int

@@ -11,6 +11,12 @@
  * it returns 0, or -1 with a message in the caller's buffer.  The
  * struct owns its dag; dagin_free() releases it.
  *
+ * Task records laid out as dagbuild writes them are read straight from
+ * the reader's buffer (filter_run_quick(), taskfast_quick()); records
+ * it does not take so, the struct's quick function (when set, and the
+ * net has been read) may take the same way: it must do with a record
+ * exactly what the tool's function would (see filter.h), or decline.
+ *
  * dagin_unscheduled() is such a function for a scheduler's input: it
  * refuses a schedule, circuit, plan or solve record (the stream holds a
  * schedule already) and a result (it was simulated already).
@@ -23,12 +29,14 @@
 #include "rec.h"
 #include <stdio.h>
 
+#include "filter.h"
 #include "stream.h"
 
 struct dagin {
-	struct net	net;
-	int		have_net;
-	struct dag	dag;
+	struct net		net;
+	int			have_net;
+	struct dag		dag;
+	struct filter_quick	quick;	/* the tool's, or { NULL } */
 };
 
 void		 dagin_init(struct dagin *);

@@ -2,6 +2,7 @@
 #include <stdint.h>
 
 #include "mpk.h"
+#include "mpkshape.h"
 #include "net.h"
 #include "rec.h"
 #include "sched.h"
@@ -63,6 +64,66 @@ schedfast_read_circuit(const struct rec *r, struct schedule *s,
 		return 1;
 	return sched_add_circuit(s, (uint32_t)v[C_SWITCH], (uint32_t)v[C_A],
 	    (uint32_t)v[C_B], v[C_FROM], v[C_TO]) != 0;
+}
+
+/* A plan as schedfast_write_plan() lays it out, into v. */
+static int
+shape_plan(struct shape *sh, uint64_t *v)
+{
+	return shape_map(sh, 4) && sh->pairs == 4 &&
+	    SHAPE_LIT(sh, "type") && SHAPE_LIT(sh, "plan") &&
+	    SHAPE_LIT(sh, "task") && shape_uint(sh, &v[P_TASK]) == 0 &&
+	    SHAPE_LIT(sh, "switch") && shape_uint(sh, &v[P_SWITCH]) == 0 &&
+	    SHAPE_LIT(sh, "start_ps") && shape_uint(sh, &v[P_START]) == 0 ?
+	    0 : -1;
+}
+
+/* A circuit as schedfast_write_circuit() lays it out, into v. */
+static int
+shape_circuit(struct shape *sh, uint64_t *v)
+{
+	if (!shape_map(sh, 5) || sh->pairs > 6 || !SHAPE_LIT(sh, "type") ||
+	    !SHAPE_LIT(sh, "circuit") || !SHAPE_LIT(sh, "switch") ||
+	    shape_uint(sh, &v[C_SWITCH]) != 0 || !SHAPE_LIT(sh, "a") ||
+	    shape_uint(sh, &v[C_A]) != 0 || !SHAPE_LIT(sh, "b") ||
+	    shape_uint(sh, &v[C_B]) != 0 || !SHAPE_LIT(sh, "from_ps") ||
+	    shape_uint(sh, &v[C_FROM]) != 0)
+		return -1;
+	v[C_TO] = SCHED_FOREVER;
+	if (sh->pairs == 6 && (!SHAPE_LIT(sh, "to_ps") ||
+	    shape_uint(sh, &v[C_TO]) != 0))
+		return -1;
+	return 0;
+}
+
+int
+schedfast_quick(const uint8_t *p, size_t n, const struct stream_limits *lim,
+    struct schedule *s, const struct net *net, size_t *len)
+{
+	struct shape sh = { p, p + n, 0 };
+	uint64_t v[C_N];
+
+	if (lim->depth < 1)
+		return -1;
+	if (shape_plan(&sh, v) == 0) {
+		if (v[P_TASK] > UINT32_MAX - 1 || v[P_SWITCH] >= net->switches ||
+		    (size_t)(sh.p - p) > lim->record || sh.pairs > lim->elems ||
+		    sched_add_plan(s, (uint32_t)v[P_TASK],
+		    (uint32_t)v[P_SWITCH], v[P_START]) != 0)
+			return -1;
+		*len = (size_t)(sh.p - p);
+		return 0;
+	}
+	sh = (struct shape){ p, p + n, 0 };
+	if (shape_circuit(&sh, v) != 0 || v[C_SWITCH] >= net->switches ||
+	    v[C_A] >= net->gpus || v[C_B] >= net->gpus || v[C_A] == v[C_B] ||
+	    v[C_FROM] >= v[C_TO] || (size_t)(sh.p - p) > lim->record ||
+	    sh.pairs > lim->elems ||
+	    sched_add_circuit(s, (uint32_t)v[C_SWITCH], (uint32_t)v[C_A],
+	    (uint32_t)v[C_B], v[C_FROM], v[C_TO]) != 0)
+		return -1;
+	*len = (size_t)(sh.p - p);
+	return 0;
 }
 
 /* The longest record: 6 pairs, keys of at most 9 bytes. */

@@ -4,6 +4,7 @@
 
 #include "dag.h"
 #include "mpk.h"
+#include "mpkshape.h"
 #include "rec.h"
 #include "stream.h"
 #include "taskfast.h"
@@ -163,81 +164,13 @@ hint(const struct fields *f, struct dag *d)
 	}
 }
 
-/*
- * The record as taskfast_write() lays it out, read at one go: a map of
- * 7 to 10 pairs, "type" first, then id, kind, deps, the kind's keys and
- * step, each a fixstr key, then "op" or "name" in any order.  Fills f
- * as the loop in any_order() would; -1 for any other layout or any
- * value out of it (a signed integer, say), and any_order() reads it.
- */
-struct shape {
-	const uint8_t	*p, *end;
-	uint32_t	 pairs;
-};
-
-/*
- * Whether the next bytes are the fixstr key k (n bytes), and past it.
- * Inline, with n a constant, the compare is a load or two.
- */
-static inline int
-lit(struct shape *sh, const char *k, size_t n)
-{
-	if ((size_t)(sh->end - sh->p) <= n || sh->p[0] != (0xa0 | n) ||
-	    memcmp(sh->p + 1, k, n) != 0)
-		return 0;
-	sh->p += 1 + n;
-	return 1;
-}
-
-#define LIT(sh, k)	lit((sh), (k), sizeof(k) - 1)
-
-/* The big-endian integer of b (1, 2, 4 or 8) bytes at p. */
-static inline uint64_t
-be(const uint8_t *p, unsigned b)
-{
-	switch (b) {
-	case 1:
-		return p[0];
-	case 2:
-		return (uint64_t)p[0] << 8 | p[1];
-	case 4:
-		return (uint64_t)p[0] << 24 | (uint64_t)p[1] << 16 |
-		    (uint64_t)p[2] << 8 | p[3];
-	}
-	return (uint64_t)p[0] << 56 | (uint64_t)p[1] << 48 |
-	    (uint64_t)p[2] << 40 | (uint64_t)p[3] << 32 |
-	    (uint64_t)p[4] << 24 | (uint64_t)p[5] << 16 |
-	    (uint64_t)p[6] << 8 | p[7];
-}
-
-/* An unsigned integer in any of its unsigned encodings; -1 else. */
-static inline int
-uint_at(struct shape *sh, uint64_t *v)
-{
-	size_t left = (size_t)(sh->end - sh->p);
-	unsigned c, b;
-
-	if (left == 0)
-		return -1;
-	if ((c = sh->p[0]) <= 0x7f) {
-		*v = c;
-		sh->p++;
-		return 0;
-	}
-	if (c < 0xcc || c > 0xcf || left <= (b = 1U << (c - 0xcc)))
-		return -1;
-	*v = be(sh->p + 1, b);
-	sh->p += 1 + b;
-	return 0;
-}
-
 /* Field k, the i-th pair, an unsigned integer. */
 static inline int
 shape_u64(struct shape *sh, struct fields *f, int k, uint32_t i)
 {
 	f->seen |= BIT(k);
 	f->pos[k] = i;
-	return uint_at(sh, &f->v[k]);
+	return shape_uint(sh, &f->v[k]);
 }
 
 static int
@@ -251,7 +184,7 @@ shape_deps(struct shape *sh, struct fields *f, struct dag *d)
 	if ((sh->p[0] & 0xf0) == 0x90)
 		n = *sh->p++ & 0x0f;
 	else if (sh->p[0] == 0xdc && sh->end - sh->p > 2) {
-		n = be(sh->p + 1, 2);
+		n = shape_be(sh->p + 1, 2);
 		sh->p += 3;
 	} else
 		return -1;
@@ -261,7 +194,7 @@ shape_deps(struct shape *sh, struct fields *f, struct dag *d)
 	f->ndep = (uint32_t)n;
 	f->maxdep = 0;
 	for (i = 0; i < n; i++) {
-		if (uint_at(sh, &v) != 0 || v >= UINT32_MAX)
+		if (shape_uint(sh, &v) != 0 || v >= UINT32_MAX)
 			return -1;
 		f->dep[i] = (uint32_t)v;
 		if (v > f->maxdep)
@@ -280,12 +213,12 @@ shape_tail(struct shape *sh, uint32_t left)
 	size_t len;
 
 	for (; left > 0; left--) {
-		if (LIT(sh, "op")) {
-			if (uint_at(sh, &v) != 0)
+		if (SHAPE_LIT(sh, "op")) {
+			if (shape_uint(sh, &v) != 0)
 				return -1;
 			continue;
 		}
-		if (!LIT(sh, "name") || sh->p >= sh->end)
+		if (!SHAPE_LIT(sh, "name") || sh->p >= sh->end)
 			return -1;
 		if ((sh->p[0] & 0xe0) == 0xa0)
 			len = *sh->p++ & 0x1f;
@@ -301,42 +234,48 @@ shape_tail(struct shape *sh, uint32_t left)
 	return 0;
 }
 
-/* The record from sh->p on; sh->p then at its end. */
+/*
+ * The record as taskfast_write() lays it out, read at one go: a map of
+ * 7 to 10 pairs, "type" first, then id, kind, deps, the kind's keys and
+ * step, each a fixstr key, then "op" or "name" in any order.  Fills f
+ * as the loop in any_order() would; -1 for any other layout or any
+ * value out of it (a signed integer, say), and any_order() reads it.
+ * On success sh->p is at the end of the record.
+ */
 static int
 shape_read(struct shape *sh, struct fields *f, struct dag *d)
 {
 	uint32_t n;
 
-	if (sh->p >= sh->end || (sh->p[0] & 0xf0) != 0x80 ||
-	    (n = sh->p[0] & 0x0f) < 7)
+	if (!shape_map(sh, 7))
 		return -1;
-	sh->p++;
-	sh->pairs = n;
-	if (!LIT(sh, "type") || !LIT(sh, "task") || !LIT(sh, "id") ||
-	    shape_u64(sh, f, F_ID, 1) != 0 || !LIT(sh, "kind"))
+	n = sh->pairs;
+	if (!SHAPE_LIT(sh, "type") || !SHAPE_LIT(sh, "task") ||
+	    !SHAPE_LIT(sh, "id") || shape_u64(sh, f, F_ID, 1) != 0 ||
+	    !SHAPE_LIT(sh, "kind"))
 		return -1;
 	f->seen |= BIT(F_KIND);
 	f->pos[F_KIND] = 2;
-	if (LIT(sh, "compute"))
+	if (SHAPE_LIT(sh, "compute"))
 		f->kind = DAG_COMPUTE;
-	else if (LIT(sh, "transfer") && n >= 8)
+	else if (SHAPE_LIT(sh, "transfer") && n >= 8)
 		f->kind = DAG_TRANSFER;
 	else
 		return -1;
-	if (!LIT(sh, "deps") || shape_deps(sh, f, d) != 0)
+	if (!SHAPE_LIT(sh, "deps") || shape_deps(sh, f, d) != 0)
 		return -1;
 	if (f->kind == DAG_COMPUTE) {
-		if (!LIT(sh, "gpu") || shape_u64(sh, f, F_GPU, 4) != 0 ||
-		    !LIT(sh, "duration_ps") ||
-		    shape_u64(sh, f, F_DUR, 5) != 0 || !LIT(sh, "step") ||
+		if (!SHAPE_LIT(sh, "gpu") || shape_u64(sh, f, F_GPU, 4) != 0 ||
+		    !SHAPE_LIT(sh, "duration_ps") ||
+		    shape_u64(sh, f, F_DUR, 5) != 0 || !SHAPE_LIT(sh, "step") ||
 		    shape_u64(sh, f, F_STEP, 6) != 0)
 			return -1;
 		return shape_tail(sh, n - 7);
 	}
-	if (!LIT(sh, "src") || shape_u64(sh, f, F_SRC, 4) != 0 ||
-	    !LIT(sh, "dst") || shape_u64(sh, f, F_DST, 5) != 0 ||
-	    !LIT(sh, "bytes") || shape_u64(sh, f, F_BYTES, 6) != 0 ||
-	    !LIT(sh, "step") || shape_u64(sh, f, F_STEP, 7) != 0)
+	if (!SHAPE_LIT(sh, "src") || shape_u64(sh, f, F_SRC, 4) != 0 ||
+	    !SHAPE_LIT(sh, "dst") || shape_u64(sh, f, F_DST, 5) != 0 ||
+	    !SHAPE_LIT(sh, "bytes") || shape_u64(sh, f, F_BYTES, 6) != 0 ||
+	    !SHAPE_LIT(sh, "step") || shape_u64(sh, f, F_STEP, 7) != 0)
 		return -1;
 	return shape_tail(sh, n - 8);
 }

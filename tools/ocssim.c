@@ -27,6 +27,7 @@
 #include "ocssim.h"
 #include "rec.h"
 #include "sched.h"
+#include "schedfast.h"
 #include "sim.h"
 #include "simctl.h"
 #include "stream.h"
@@ -82,12 +83,23 @@ other(void *arg, struct rec *r, const struct stream_rec *sr)
 		rec_fail(r, "the stream has been simulated already");
 }
 
+/* Plans and circuits as schedulers write them, as other() takes them. */
+static int
+quick(void *arg, const uint8_t *p, size_t n, const struct stream_limits *lim,
+    size_t *len)
+{
+	struct input *in = arg;
+
+	return schedfast_quick(p, n, lim, &in->sc, &in->di.net, len) == 0;
+}
+
 static void
 read_input(struct input *in, struct stream_writer *w, int argc,
     char **argv)
 {
 	char err[400];
 
+	in->di.quick = (struct filter_quick){ quick, in };
 	if (dagin_read(&in->di, stdin, "stdin", w, "ocssim", argc, argv,
 	    other, in, err, sizeof(err)) != 0)
 		die("%s", err);

@@ -3,10 +3,11 @@
  * stream_accept(), taskfast_quick()): streams read by dagin_read(),
  * which takes task records straight from the reader's buffer, and by
  * the same loop with every record framed by stream_next() and read
- * through taskio_read(), agree on the return, the message, the DAG
- * with its key hints, and every byte written.  The streams are random
- * DAGs as dagbuild writes them (past many refills of the 64 KiB
- * buffer), then damaged: a byte changed, cut short, a record after the
+ * through taskio_read() and sched_take(), agree on the return, the
+ * message, the DAG with its key hints, the schedule (plans and circuits
+ * go the quick way too, as in ocssim), and every byte written.  The
+ * streams are random DAGs and schedules as dagbuild and the schedulers
+ * write them (past many refills of the 64 KiB buffer), then damaged: a byte changed, cut short, a record after the
  * end record, a dependency list past the reader's item limit.
  */
 #include <stdint.h>
@@ -20,6 +21,8 @@
 #include "header.h"
 #include "net.h"
 #include "rec.h"
+#include "sched.h"
+#include "schedfast.h"
 #include "splitmix.h"
 #include "stream.h"
 #include "taskio.h"
@@ -54,7 +57,7 @@ make_stream(size_t n, size_t bigdeps, size_t *len)
 	w = stream_writer(fp);
 	header_write(w, "test", 0, NULL);
 	net.gpus = 16;
-	net.switches = 1;
+	net.switches = 2;
 	net.bandwidth_bps = 800000000000ULL;
 	net_write(stream_packer(w), &net);
 	dag_init(&d);
@@ -72,6 +75,18 @@ make_stream(size_t n, size_t bigdeps, size_t *len)
 		taskio_write(stream_packer(w), &d, i, rnd(4) ? "l0.fwd" :
 		    NULL, rnd(3) ? &i : NULL);
 	}
+	for (i = 0; i < n / 4; i++) {	/* circuits and plans */
+		struct circuit c = { (uint32_t)rnd(2), (uint32_t)rnd(16),
+		    (uint32_t)rnd(16), rnd(1000), 0 };
+		struct plan pl = { (uint32_t)rnd(n), (uint32_t)rnd(2),
+		    rnd(3) ? splitmix_next(&seed) % top[rnd(5)] : 0 };
+
+		c.to = rnd(3) ? c.from + 1 + rnd(1000) : SCHED_FOREVER;
+		if (c.a == c.b)
+			c.b = (c.a + 1) % 16;
+		sched_write_circuit(stream_packer(w), &c);
+		sched_write_plan(stream_packer(w), &pl);
+	}
 	stream_writer_close(w);
 	fclose(fp);
 	dag_free(&d);
@@ -82,11 +97,15 @@ make_stream(size_t n, size_t bigdeps, size_t *len)
 
 struct slow {
 	struct dagin	*in;
+	struct schedule	*sc;
 	char		*err;
 	size_t		 n;
 };
 
-/* dagin_read()'s record function, every record the usual way. */
+/*
+ * dagin_read()'s record function, every record the usual way, with
+ * ocssim's function for the others: the schedule's records.
+ */
 static int
 slow_take(void *p, const struct stream_rec *sr)
 {
@@ -94,7 +113,9 @@ slow_take(void *p, const struct stream_rec *sr)
 	struct rec r;
 
 	rec_init(&r, sr, "mem");
-	(void)dagin_take(s->in, &r, sr);
+	if (!dagin_take(s->in, &r, sr))
+		(void)sched_take(&r, sr, s->sc, s->in->have_net ?
+		    &s->in->net : NULL);
 	if (!rec_failed(&r))
 		return 1;
 	snprintf(s->err, s->n, "%s", rec_error(&r));
@@ -103,16 +124,35 @@ slow_take(void *p, const struct stream_rec *sr)
 
 struct run {
 	struct dagin	 in;
+	struct schedule	 sc;
 	int		 rc;
 	char		 err[400];
 	char		*out;
 	size_t		 outlen;
 };
 
+/* As ocssim does: plans and circuits the quick way too. */
+static void
+other(void *arg, struct rec *r, const struct stream_rec *sr)
+{
+	struct run *q = arg;
+
+	(void)sched_take(r, sr, &q->sc, q->in.have_net ? &q->in.net : NULL);
+}
+
+static int
+quick(void *arg, const uint8_t *p, size_t n, const struct stream_limits *lim,
+    size_t *len)
+{
+	struct run *q = arg;
+
+	return schedfast_quick(p, n, lim, &q->sc, &q->in.net, len) == 0;
+}
+
 static void
 read_both(const char *b, size_t n, struct run *q, struct run *s)
 {
-	struct slow sl = { &s->in, s->err, sizeof(s->err) };
+	struct slow sl = { &s->in, &s->sc, s->err, sizeof(s->err) };
 	struct run *r[2] = { q, s };
 	struct stream_writer *w;
 	FILE *fp, *out;
@@ -120,13 +160,16 @@ read_both(const char *b, size_t n, struct run *q, struct run *s)
 
 	for (i = 0; i < 2; i++) {
 		dagin_init(&r[i]->in);
+		sched_init(&r[i]->sc);
 		r[i]->err[0] = '\0';
 		fp = fmemopen((void *)(uintptr_t)b, n, "r");
 		out = open_memstream(&r[i]->out, &r[i]->outlen);
 		w = stream_writer(out);
-		if (i == 0)
+		if (i == 0) {
+			q->in.quick = (struct filter_quick){ quick, q };
 			r[i]->rc = dagin_read(&r[i]->in, fp, "mem", w, "t", 0,
-			    NULL, NULL, NULL, r[i]->err, sizeof(r[i]->err));
+			    NULL, other, q, r[i]->err, sizeof(r[i]->err));
+		}
 		else
 			r[i]->rc = filter_run(fp, "mem", w, "t", 0, NULL,
 			    slow_take, &sl, r[i]->err, sizeof(r[i]->err));
@@ -152,6 +195,7 @@ agree(const char *b, size_t n, int *failed)
 	same = q.rc == s.rc && strcmp(q.err, s.err) == 0 &&
 	    same_dag(&q.in.dag, &s.in.dag) &&
 	    memcmp(q.in.dag.hint, s.in.dag.hint, sizeof(q.in.dag.hint)) == 0 &&
+	    same_sched(&q.sc, &s.sc) &&
 	    q.outlen == s.outlen && memcmp(q.out, s.out, q.outlen) == 0;
 	if (!same)
 		printf("# differ: %d \"%s\" / %d \"%s\"; %zu / %zu tasks\n",
@@ -159,6 +203,8 @@ agree(const char *b, size_t n, int *failed)
 	*failed = q.rc != 0;
 	dagin_free(&q.in);
 	dagin_free(&s.in);
+	sched_free(&q.sc);
+	sched_free(&s.sc);
 	free(q.out);
 	free(s.out);
 	return same;
@@ -212,6 +258,48 @@ damaged(const char *b, size_t n)
 	free(c);
 }
 
+/* Three tasks, then one circuit or plan that ocssim must refuse. */
+static void
+bad_schedule(void)
+{
+	static const struct circuit cs[] = {
+		{ 0, 3, 3, 0, 10 },		/* a GPU to itself */
+		{ 2, 0, 1, 0, 10 },		/* switch out of range */
+		{ 0, 0, 16, 0, 10 },		/* GPU out of range */
+		{ 0, 0, 1, 10, 10 },		/* from not before to */
+	};
+	static const struct plan ps[] = {
+		{ 1, 2, 0 },			/* switch out of range */
+		{ UINT32_MAX, 0, 0 },		/* task past the limit */
+	};
+	size_t i, good = 0, k = 0, n;
+	char *b, *c = NULL;
+	FILE *fp;
+	int f;
+
+	b = make_stream(3, 0, &n);
+	for (i = 0; i < 6; i++) {
+		struct stream_writer *w;
+		size_t len = 0;
+
+		fp = open_memstream(&c, &len);
+		fwrite(b, 1, n - 10, fp);	/* all but the end record */
+		w = stream_writer(fp);
+		if (i < 4)
+			sched_write_circuit(stream_packer(w), &cs[i]);
+		else
+			sched_write_plan(stream_packer(w), &ps[i - 4]);
+		stream_writer_close(w);
+		fclose(fp);
+		good += agree(c, len, &f);
+		k += f;
+		free(c);
+	}
+	ok(good == 6 && k == 6, "circuits and plans a scheduler lays out but "
+	    "out of range: the same refusals both ways (%zu of 6)", good);
+	free(b);
+}
+
 int
 main(void)
 {
@@ -220,10 +308,12 @@ main(void)
 	int f;
 
 	b = make_stream(20000, 0, &n);
-	ok(agree(b, n, &f) && !f, "20000 tasks (%zu bytes): the same DAG, "
-	    "hints and output both ways", n);
+	ok(agree(b, n, &f) && !f, "20000 tasks, 5000 circuits and plans "
+	    "(%zu bytes): the same DAG, hints, schedule, message and output "
+	    "both ways", n);
 	damaged(b, n);
 	free(b);
+	bad_schedule();
 	b = make_stream(50, 1048577, &n);
 	ok(agree(b, n, &f) && f, "a task with more dependencies than the "
 	    "reader's item limit: the same refusal both ways");

@@ -1,0 +1,90 @@
+/*
+ * mpkshape: records of a known layout read at one go from their bytes.
+ *
+ * The readers of the commonest records (lib/taskfast, lib/schedfast)
+ * first try the layout their own writers give: a map whose keys come
+ * in a fixed order, each a fixstr, with values in the encodings the
+ * writer picks.  A shape walks such bytes from p to end (a record, or
+ * a stream's buffer from a record on), every read checked against end:
+ * shape_lit() steps over the fixstr k of n bytes (n a constant: the
+ * compare is a load or two) or returns 0 without moving; shape_uint()
+ * reads an unsigned integer in any of its unsigned encodings, or
+ * returns -1 (for any other item too: a signed encoding, say) without
+ * moving.  Anything a shape does not take, the reader then reads key by
+ * key as before, so results and messages do not depend on the layout.
+ */
+#ifndef MPKSHAPE_H
+#define MPKSHAPE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+struct shape {
+	const uint8_t	*p, *end;
+	uint32_t	 pairs;		/* of the map, once read */
+};
+
+static inline int
+shape_lit(struct shape *sh, const char *k, size_t n)
+{
+	if ((size_t)(sh->end - sh->p) <= n || sh->p[0] != (0xa0 | n) ||
+	    memcmp(sh->p + 1, k, n) != 0)
+		return 0;
+	sh->p += 1 + n;
+	return 1;
+}
+
+#define SHAPE_LIT(sh, k)	shape_lit((sh), (k), sizeof(k) - 1)
+
+/* The big-endian integer of b (1, 2, 4 or 8) bytes at p. */
+static inline uint64_t
+shape_be(const uint8_t *p, unsigned b)
+{
+	switch (b) {
+	case 1:
+		return p[0];
+	case 2:
+		return (uint64_t)p[0] << 8 | p[1];
+	case 4:
+		return (uint64_t)p[0] << 24 | (uint64_t)p[1] << 16 |
+		    (uint64_t)p[2] << 8 | p[3];
+	}
+	return (uint64_t)p[0] << 56 | (uint64_t)p[1] << 48 |
+	    (uint64_t)p[2] << 40 | (uint64_t)p[3] << 32 |
+	    (uint64_t)p[4] << 24 | (uint64_t)p[5] << 16 |
+	    (uint64_t)p[6] << 8 | p[7];
+}
+
+static inline int
+shape_uint(struct shape *sh, uint64_t *v)
+{
+	size_t left = (size_t)(sh->end - sh->p);
+	unsigned c, b;
+
+	if (left == 0)
+		return -1;
+	if ((c = sh->p[0]) <= 0x7f) {
+		*v = c;
+		sh->p++;
+		return 0;
+	}
+	if (c < 0xcc || c > 0xcf || left <= (b = 1U << (c - 0xcc)))
+		return -1;
+	*v = shape_be(sh->p + 1, b);
+	sh->p += 1 + b;
+	return 0;
+}
+
+/* A fixmap header of at least min pairs, into sh->pairs; 0 else. */
+static inline int
+shape_map(struct shape *sh, uint32_t min)
+{
+	if (sh->p >= sh->end || (sh->p[0] & 0xf0) != 0x80 ||
+	    (uint32_t)(sh->p[0] & 0x0f) < min)
+		return 0;
+	sh->pairs = *sh->p++ & 0x0f;
+	return 1;
+}
+
+#endif
