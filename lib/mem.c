@@ -1,6 +1,9 @@
 /* mem: growing arrays for library code. */
 #include <stdint.h>
 #include <stdlib.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "mem.h"
 
@@ -22,4 +25,14 @@ mem_grow(void *pp, size_t *cap, size_t need, size_t sz)
 	*p = np;
 	*cap = c;
 	return 0;
+}
+
+void
+mem_keep(void)
+{
+#ifdef __GLIBC__
+	/* no block of its own from mmap(2); never trim the heap's top */
+	(void)mallopt(M_MMAP_MAX, 0);
+	(void)mallopt(M_TRIM_THRESHOLD, -1);
+#endif
 }
