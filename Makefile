@@ -221,7 +221,7 @@ $(B)/fuzz/obj/tools/%.o: tools/%.c lib/*.h tools/*.h
 	@mkdir -p $(@D)
 	$(call say,CLANG)$(CLANG) $(ALL_CFLAGS) $(FUZZ_FLAGS) -c -o $@ $<
 
-$(B)/fuzz/bin/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/*.h tests/unit/same.h \
+$(B)/fuzz/bin/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/*.h tests/unit/*.h \
     lib/*.h tools/*.c tools/*.h $(B)/fuzz/libfluxocs.a
 	@mkdir -p $(@D)
 	$(call say,CLANG)$(CLANG) $(ALL_CFLAGS) $(ASAN_FLAGS) \

@@ -6,6 +6,7 @@
 #include "dag.h"
 #include "mem.h"
 #include "heap.h"
+#include "radix.h"
 
 void
 dag_init(struct dag *d)
@@ -199,39 +200,24 @@ struct kv {
 	uint32_t	id;
 };
 
+/* Records by key, least first (lib/radix.h). */
+RADIX_GENERATE(radix_kv, struct kv, key)
+
 /*
- * LSD radix sort, a byte a pass, of ids in ascending order: stable, so
- * ties stay in id order.  Passes where every key has the same byte are
- * skipped.  -1 when memory runs out.
+ * Ids by descending key, ties in id order (the sort is stable and the
+ * ids come ascending).  -1 when memory runs out.
  */
 static int
 radix_desc(uint32_t *idx, size_t n, const uint64_t *key)
 {
-	struct kv *base = malloc(2 * n * sizeof(*base)), *v = base, *w, *t;
-	size_t cnt[256], i, b, sum;
-	int shift;
+	struct kv *base = malloc(2 * n * sizeof(*base)), *v;
+	size_t i;
 
 	if (base == NULL)
 		return -1;
-	w = base + n;
 	for (i = 0; i < n; i++)
-		v[i] = (struct kv){ ~key[idx[i]], idx[i] };
-	for (shift = 0; shift < 64; shift += 8) {
-		memset(cnt, 0, sizeof(cnt));
-		for (i = 0; i < n; i++)
-			cnt[v[i].key >> shift & 0xff]++;
-		if (cnt[v[0].key >> shift & 0xff] == n)
-			continue;
-		for (b = sum = 0; b < 256; b++) {
-			size_t c = cnt[b];
-
-			cnt[b] = sum;
-			sum += c;
-		}
-		for (i = 0; i < n; i++)
-			w[cnt[v[i].key >> shift & 0xff]++] = v[i];
-		t = v, v = w, w = t;
-	}
+		base[i] = (struct kv){ ~key[idx[i]], idx[i] };
+	v = radix_kv(base, base + n, n);
 	for (i = 0; i < n; i++)
 		idx[i] = v[i].id;
 	free(base);

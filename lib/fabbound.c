@@ -6,6 +6,7 @@
 #include "dag.h"
 #include "fabbound.h"
 #include "net.h"
+#include "radix.h"
 
 typedef unsigned __int128 u128;
 
@@ -111,36 +112,8 @@ levels(struct fb *f)
 	return cp;
 }
 
-/*
- * r[0..n) by key, least first, a byte a pass (LSD radix, stable);
- * bytes all records share are skipped.  Returns the sorted array: r
- * or w.
- */
-static struct fbrec *
-radix(struct fbrec *r, struct fbrec *w, size_t n)
-{
-	size_t cnt[256], i, b, sum;
-	struct fbrec *t;
-	int shift;
-
-	for (shift = 0; n > 1 && shift < 64; shift += 8) {
-		memset(cnt, 0, sizeof(cnt));
-		for (i = 0; i < n; i++)
-			cnt[r[i].key >> shift & 0xff]++;
-		if (cnt[r[0].key >> shift & 0xff] == n)
-			continue;
-		for (b = sum = 0; b < 256; b++) {
-			size_t c = cnt[b];
-
-			cnt[b] = sum;
-			sum += c;
-		}
-		for (i = 0; i < n; i++)
-			w[cnt[r[i].key >> shift & 0xff]++] = r[i];
-		t = r, r = w, w = t;
-	}
-	return r;
-}
+/* Records by key, least first (lib/radix.h). */
+RADIX_GENERATE(radix, struct fbrec, key)
 
 /*
  * One GPU, one direction: its n transfers in r, taken latest start

@@ -22,6 +22,7 @@
 #include "rec.h"
 #include "stream.h"
 #include "taskio.h"
+#include "../unit/framed.h"
 #include "../unit/same.h"
 
 /* One task record both ways; 0 to go on, -1 when both refused it. */
@@ -80,56 +81,14 @@ differential(const uint8_t *data, size_t size)
 	fclose(fp);
 }
 
-struct slow {
-	struct dagin	*in;
-	char		*err;
-	size_t		 n;
-};
-
-/* dagin_read()'s record function, every record the usual way. */
-static int
-slow_take(void *p, const struct stream_rec *sr)
-{
-	struct slow *s = p;
-	struct rec r;
-
-	rec_init(&r, sr, "fuzz");
-	(void)dagin_take(s->in, &r, sr);
-	if (!rec_failed(&r))
-		return 1;
-	snprintf(s->err, s->n, "%s", rec_error(&r));
-	return -1;
-}
-
-/* The reading without the quick path; as dagin_read() returns. */
-static int
-slow_read(struct dagin *in, const uint8_t *data, size_t size, char *err,
-    size_t n)
-{
-	struct stream_writer *w = fuzz_writer();
-	struct slow sl = { in, err, n };
-	FILE *fp = fuzz_open(data, size);
-	int rc;
-
-	rc = filter_run(fp, "fuzz", w, "fuzz", 0, NULL, slow_take, &sl, err,
-	    n);
-	if (rc == 0 && dagin_missing(in) != NULL) {
-		snprintf(err, n, "fuzz: %s", dagin_missing(in));
-		rc = -1;
-	}
-	(void)stream_writer_close(w);
-	fclose(fp);
-	return rc;
-}
-
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct stream_writer *w = fuzz_writer();
+	struct stream_writer *w = fuzz_writer(), *fw = fuzz_writer();
 	struct dagin di, sl;
 	char err[400], serr[400];
 	int rc, src;
-	FILE *fp;
+	FILE *fp, *fs;
 
 	fp = fuzz_open(data, size);
 	dagin_init(&di);
@@ -137,7 +96,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	err[0] = serr[0] = '\0';
 	rc = dagin_read(&di, fp, "fuzz", w, "fuzz", 0, NULL, NULL, NULL,
 	    err, sizeof(err));
-	src = slow_read(&sl, data, size, serr, sizeof(serr));
+	fs = fuzz_open(data, size);
+	src = framed_read(&sl, NULL, fs, "fuzz", fw, serr, sizeof(serr));
+	fclose(fs);
 	if (rc != src || strcmp(err, serr) != 0 ||
 	    !same_dag(&di.dag, &sl.dag) ||
 	    memcmp(di.dag.hint, sl.dag.hint, sizeof(di.dag.hint)) != 0) {
@@ -148,6 +109,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	dagin_free(&di);
 	dagin_free(&sl);
 	(void)stream_writer_close(w);
+	(void)stream_writer_close(fw);
 	fclose(fp);
 	differential(data, size);
 	return 0;

@@ -27,6 +27,7 @@
 #include "stream.h"
 #include "taskio.h"
 #include "tap.h"
+#include "framed.h"
 #include "same.h"
 
 static uint64_t seed = 7;
@@ -95,33 +96,6 @@ make_stream(size_t n, size_t bigdeps, size_t *len)
 	return buf;
 }
 
-struct slow {
-	struct dagin	*in;
-	struct schedule	*sc;
-	char		*err;
-	size_t		 n;
-};
-
-/*
- * dagin_read()'s record function, every record the usual way, with
- * ocssim's function for the others: the schedule's records.
- */
-static int
-slow_take(void *p, const struct stream_rec *sr)
-{
-	struct slow *s = p;
-	struct rec r;
-
-	rec_init(&r, sr, "mem");
-	if (!dagin_take(s->in, &r, sr))
-		(void)sched_take(&r, sr, s->sc, s->in->have_net ?
-		    &s->in->net : NULL);
-	if (!rec_failed(&r))
-		return 1;
-	snprintf(s->err, s->n, "%s", rec_error(&r));
-	return -1;
-}
-
 struct run {
 	struct dagin	 in;
 	struct schedule	 sc;
@@ -152,7 +126,6 @@ quick(void *arg, const uint8_t *p, size_t n, const struct stream_limits *lim,
 static void
 read_both(const char *b, size_t n, struct run *q, struct run *s)
 {
-	struct slow sl = { &s->in, &s->sc, s->err, sizeof(s->err) };
 	struct run *r[2] = { q, s };
 	struct stream_writer *w;
 	FILE *fp, *out;
@@ -169,18 +142,12 @@ read_both(const char *b, size_t n, struct run *q, struct run *s)
 			q->in.quick = (struct filter_quick){ quick, q };
 			r[i]->rc = dagin_read(&r[i]->in, fp, "mem", w, "t", 0,
 			    NULL, other, q, r[i]->err, sizeof(r[i]->err));
-		}
-		else
-			r[i]->rc = filter_run(fp, "mem", w, "t", 0, NULL,
-			    slow_take, &sl, r[i]->err, sizeof(r[i]->err));
+		} else
+			r[i]->rc = framed_read(&s->in, &s->sc, fp, "mem", w,
+			    s->err, sizeof(s->err));
 		(void)stream_writer_close(w);
 		fclose(out);
 		fclose(fp);
-	}
-	if (s->rc == 0 && dagin_missing(&s->in) != NULL) {
-		snprintf(s->err, sizeof(s->err), "mem: %s",
-		    dagin_missing(&s->in));
-		s->rc = -1;
 	}
 }
 
