@@ -22,8 +22,9 @@ quick_run(struct stream_reader *rd, struct stream_writer *w,
 
 	if (q == NULL || end->seen)
 		return 0;
+	stream_limits(rd, &lim);
 	for (;;) {
-		stream_peek(rd, &p, &n, &lim);
+		stream_peek(rd, &p, &n);
 		if (n == 0 || !q->fn(q->arg, p, n, &lim, &len))
 			return 0;
 		if (stream_accept(rd, len, &sr) != 1)

@@ -10,13 +10,14 @@
  *
  * filter_run_quick() is filter_run() with a quicker way for the
  * commonest records: before each record it offers the quick function
- * the bytes buffered from there on (stream_peek()).  The function
- * either reads a whole record from their start, checks every byte of
- * it (as stream_accept() asks), does with it what fn would have done,
- * sets *len to its size and returns 1 (the record is then passed
- * through, as fn's 1 would), or returns 0, having changed nothing, and
- * the record goes the usual way.  It is not offered records once the
- * stream's end record has been seen.
+ * the bytes buffered from there on (stream_peek()) and the reader's
+ * limits (stream_limits()).  The function either reads a whole record
+ * from their start, checks every byte of it (as stream_accept() asks),
+ * does with it what fn would have done, sets *len to its size and
+ * returns 1 (the record is then passed through, as fn's 1 would), or
+ * returns 0, having changed nothing, and the record goes the usual
+ * way.  It is not offered records once the stream's end record has
+ * been seen.
  */
 #ifndef FILTER_H
 #define FILTER_H

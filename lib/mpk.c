@@ -46,16 +46,6 @@ have(const struct mpk *m, uint64_t n)
 	return !m->failed && n <= (uint64_t)(m->end - m->p);
 }
 
-uint64_t
-mpk_be(const uint8_t *p, unsigned n)
-{
-	uint64_t v = 0;
-
-	while (n-- > 0)
-		v = v << 8 | *p++;
-	return v;
-}
-
 /*
  * A header with its count or length in the next w bytes (w 0: in the
  * low bits of the first byte, under mask).  Moves past the header.

@@ -39,8 +39,6 @@ struct mpk {
 };
 
 void	mpk_init(struct mpk *, const void *, size_t);
-/* The big-endian unsigned integer in the n (<= 8) bytes at p. */
-uint64_t mpk_be(const uint8_t *, unsigned);
 int	mpk_failed(const struct mpk *);
 size_t	mpk_left(const struct mpk *);
 int	mpk_next_is_str(const struct mpk *);
@@ -55,6 +53,34 @@ int	mpk_skip(struct mpk *);
 int	mpk_key(struct mpk *, const char *const *, int);
 int	mpk_flat_u64(struct mpk *, const char *const *, int, uint64_t *,
 	    uint32_t *);
+
+/*
+ * The big-endian unsigned integer in the n (<= 8) bytes at p: inline,
+ * the widths msgpack uses read whole.
+ */
+static inline uint64_t
+mpk_be(const uint8_t *p, unsigned n)
+{
+	uint64_t v = 0;
+
+	switch (n) {
+	case 1:
+		return p[0];
+	case 2:
+		return (uint64_t)p[0] << 8 | p[1];
+	case 4:
+		return (uint64_t)p[0] << 24 | (uint64_t)p[1] << 16 |
+		    (uint64_t)p[2] << 8 | p[3];
+	case 8:
+		return (uint64_t)p[0] << 56 | (uint64_t)p[1] << 48 |
+		    (uint64_t)p[2] << 40 | (uint64_t)p[3] << 32 |
+		    (uint64_t)p[4] << 24 | (uint64_t)p[5] << 16 |
+		    (uint64_t)p[6] << 8 | p[7];
+	}
+	while (n-- > 0)
+		v = v << 8 | *p++;
+	return v;
+}
 
 /*
  * mpk_u64() and mpk_str() are mpk_u64_any() and mpk_str_any() with the

@@ -20,6 +20,9 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "mpk.h"
+#include "stream.h"
+
 struct shape {
 	const uint8_t	*p, *end;
 	uint32_t	 pairs;		/* of the map, once read */
@@ -37,25 +40,6 @@ shape_lit(struct shape *sh, const char *k, size_t n)
 
 #define SHAPE_LIT(sh, k)	shape_lit((sh), (k), sizeof(k) - 1)
 
-/* The big-endian integer of b (1, 2, 4 or 8) bytes at p. */
-static inline uint64_t
-shape_be(const uint8_t *p, unsigned b)
-{
-	switch (b) {
-	case 1:
-		return p[0];
-	case 2:
-		return (uint64_t)p[0] << 8 | p[1];
-	case 4:
-		return (uint64_t)p[0] << 24 | (uint64_t)p[1] << 16 |
-		    (uint64_t)p[2] << 8 | p[3];
-	}
-	return (uint64_t)p[0] << 56 | (uint64_t)p[1] << 48 |
-	    (uint64_t)p[2] << 40 | (uint64_t)p[3] << 32 |
-	    (uint64_t)p[4] << 24 | (uint64_t)p[5] << 16 |
-	    (uint64_t)p[6] << 8 | p[7];
-}
-
 static inline int
 shape_uint(struct shape *sh, uint64_t *v)
 {
@@ -71,9 +55,22 @@ shape_uint(struct shape *sh, uint64_t *v)
 	}
 	if (c < 0xcc || c > 0xcf || left <= (b = 1U << (c - 0xcc)))
 		return -1;
-	*v = shape_be(sh->p + 1, b);
+	*v = mpk_be(sh->p + 1, b);
 	sh->p += 1 + b;
 	return 0;
+}
+
+/*
+ * Whether the record read from start up to sh->p, with containers
+ * nested depth deep of at most most items, is within the stream's
+ * limits (what stream_accept() asks of its caller).
+ */
+static inline int
+shape_fits(const struct shape *sh, const uint8_t *start,
+    const struct stream_limits *lim, unsigned depth, size_t most)
+{
+	return depth <= lim->depth && (size_t)(sh->p - start) <= lim->record &&
+	    most <= lim->elems;
 }
 
 /* A fixmap header of at least min pairs, into sh->pairs; 0 else. */

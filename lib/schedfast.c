@@ -19,6 +19,27 @@ static const char *const ckeys[C_N] = { "switch", "a", "b", "from_ps",
 #define BIT(k)		(1U << (k))
 #define KEY(p, k)	mpk_put_fixstr((p), (k), sizeof(k) - 1)
 
+/* The plan in v, checked as sched_read_plan() checks it, added; else -1. */
+static int
+add_plan(struct schedule *s, const struct net *n, const uint64_t *v)
+{
+	if (v[P_TASK] > UINT32_MAX - 1 || v[P_SWITCH] >= n->switches)
+		return -1;
+	return sched_add_plan(s, (uint32_t)v[P_TASK], (uint32_t)v[P_SWITCH],
+	    v[P_START]) != 0 ? -1 : 0;
+}
+
+/* The circuit in v, checked as sched_read_circuit() does, added. */
+static int
+add_circuit(struct schedule *s, const struct net *n, const uint64_t *v)
+{
+	if (v[C_SWITCH] >= n->switches || v[C_A] >= n->gpus ||
+	    v[C_B] >= n->gpus || v[C_A] == v[C_B] || v[C_FROM] >= v[C_TO])
+		return -1;
+	return sched_add_circuit(s, (uint32_t)v[C_SWITCH], (uint32_t)v[C_A],
+	    (uint32_t)v[C_B], v[C_FROM], v[C_TO]) != 0 ? -1 : 0;
+}
+
 int
 schedfast_read_plan(const struct rec *r, struct schedule *s,
     const struct net *n)
@@ -32,13 +53,11 @@ schedfast_read_plan(const struct rec *r, struct schedule *s,
 	mpk_init(&m, r->src.raw, r->src.rawlen);
 	if (mpk_flat_u64(&m, pkeys, P_N, v, &seen) != 0 ||
 	    (seen & (BIT(P_TASK) | BIT(P_SWITCH))) !=
-	    (BIT(P_TASK) | BIT(P_SWITCH)) || v[P_TASK] > UINT32_MAX - 1 ||
-	    v[P_SWITCH] >= n->switches)
+	    (BIT(P_TASK) | BIT(P_SWITCH)))
 		return 1;
 	if (!(seen & BIT(P_START)))
 		v[P_START] = 0;
-	return sched_add_plan(s, (uint32_t)v[P_TASK], (uint32_t)v[P_SWITCH],
-	    v[P_START]) != 0;
+	return add_plan(s, n, v) != 0;
 }
 
 int
@@ -59,11 +78,7 @@ schedfast_read_circuit(const struct rec *r, struct schedule *s,
 		return 1;
 	if (!(seen & BIT(C_TO)))
 		v[C_TO] = SCHED_FOREVER;
-	if (v[C_SWITCH] >= n->switches || v[C_A] >= n->gpus ||
-	    v[C_B] >= n->gpus || v[C_A] == v[C_B] || v[C_FROM] >= v[C_TO])
-		return 1;
-	return sched_add_circuit(s, (uint32_t)v[C_SWITCH], (uint32_t)v[C_A],
-	    (uint32_t)v[C_B], v[C_FROM], v[C_TO]) != 0;
+	return add_circuit(s, n, v) != 0;
 }
 
 /* A plan as schedfast_write_plan() lays it out, into v. */
@@ -102,25 +117,15 @@ schedfast_quick(const uint8_t *p, size_t n, const struct stream_limits *lim,
 {
 	struct shape sh = { p, p + n, 0 };
 	uint64_t v[C_N];
+	int plan;
 
-	if (lim->depth < 1)
-		return -1;
-	if (shape_plan(&sh, v) == 0) {
-		if (v[P_TASK] > UINT32_MAX - 1 || v[P_SWITCH] >= net->switches ||
-		    (size_t)(sh.p - p) > lim->record || sh.pairs > lim->elems ||
-		    sched_add_plan(s, (uint32_t)v[P_TASK],
-		    (uint32_t)v[P_SWITCH], v[P_START]) != 0)
+	if (!(plan = shape_plan(&sh, v) == 0)) {
+		sh = (struct shape){ p, p + n, 0 };
+		if (shape_circuit(&sh, v) != 0)
 			return -1;
-		*len = (size_t)(sh.p - p);
-		return 0;
 	}
-	sh = (struct shape){ p, p + n, 0 };
-	if (shape_circuit(&sh, v) != 0 || v[C_SWITCH] >= net->switches ||
-	    v[C_A] >= net->gpus || v[C_B] >= net->gpus || v[C_A] == v[C_B] ||
-	    v[C_FROM] >= v[C_TO] || (size_t)(sh.p - p) > lim->record ||
-	    sh.pairs > lim->elems ||
-	    sched_add_circuit(s, (uint32_t)v[C_SWITCH], (uint32_t)v[C_A],
-	    (uint32_t)v[C_B], v[C_FROM], v[C_TO]) != 0)
+	if (!shape_fits(&sh, p, lim, 1, sh.pairs) ||
+	    (plan ? add_plan(s, net, v) : add_circuit(s, net, v)) != 0)
 		return -1;
 	*len = (size_t)(sh.p - p);
 	return 0;

@@ -404,14 +404,18 @@ stream_next(struct stream_reader *r, struct stream_rec *rec)
 }
 
 void
-stream_peek(const struct stream_reader *r, const uint8_t **p, size_t *n,
-    struct stream_limits *lim)
+stream_limits(const struct stream_reader *r, struct stream_limits *lim)
 {
-	*p = r->buf + r->start;
-	*n = r->failed ? 0 : r->end - r->start;
 	lim->record = r->max_record;
 	lim->elems = r->max_elems;
 	lim->depth = r->max_depth;
+}
+
+void
+stream_peek(const struct stream_reader *r, const uint8_t **p, size_t *n)
+{
+	*p = r->buf + r->start;
+	*n = r->failed ? 0 : r->end - r->start;
 }
 
 int

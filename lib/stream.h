@@ -20,8 +20,8 @@
  * Records read straight from the buffer.  A decoder that checks every
  * byte of a record of its own kind may skip the scanner: stream_peek()
  * gives the bytes buffered from the next record on (none, part of a
- * record or many records; it reads nothing) and the reader's limits;
- * stream_accept() then takes the first len of them as the next record,
+ * record or many records; it reads nothing), stream_limits() the
+ * reader's limits; stream_accept() then takes the first len of them as the next record,
  * as stream_next() would have returned it, type and all.  The caller
  * vouches that they are one whole map that the scanner would take, in
  * the limits (size, nesting, items); for anything else it calls
@@ -83,8 +83,9 @@ struct stream_limits {
 struct stream_reader *stream_open(FILE *, const char *);
 void	 stream_set_limits(struct stream_reader *, size_t, unsigned, size_t);
 int	 stream_next(struct stream_reader *, struct stream_rec *);
+void	 stream_limits(const struct stream_reader *, struct stream_limits *);
 void	 stream_peek(const struct stream_reader *, const uint8_t **,
-	    size_t *, struct stream_limits *);
+	    size_t *);
 int	 stream_accept(struct stream_reader *, size_t, struct stream_rec *);
 const char *stream_error(const struct stream_reader *);
 int	 stream_failed(const struct stream_reader *);

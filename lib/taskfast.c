@@ -184,7 +184,7 @@ shape_deps(struct shape *sh, struct fields *f, struct dag *d)
 	if ((sh->p[0] & 0xf0) == 0x90)
 		n = *sh->p++ & 0x0f;
 	else if (sh->p[0] == 0xdc && sh->end - sh->p > 2) {
-		n = shape_be(sh->p + 1, 2);
+		n = mpk_be(sh->p + 1, 2);
 		sh->p += 3;
 	} else
 		return -1;
@@ -319,9 +319,8 @@ taskfast_quick(const uint8_t *p, size_t n, const struct stream_limits *lim,
 
 	f.seen = 0;
 	f.ndep = 0;
-	if (lim->depth < 2 || shape_read(&sh, &f, d) != 0 ||
-	    (size_t)(sh.p - p) > lim->record || sh.pairs > lim->elems ||
-	    f.ndep > lim->elems || add(&f, d, gpus) != 0)
+	if (shape_read(&sh, &f, d) != 0 || !shape_fits(&sh, p, lim, 2,
+	    sh.pairs > f.ndep ? sh.pairs : f.ndep) || add(&f, d, gpus) != 0)
 		return -1;
 	*len = (size_t)(sh.p - p);
 	return 0;
