@@ -5,37 +5,15 @@
 
 #include "dag.h"
 #include "greedy.h"
+#include "greedystate.h"
 #include "heap.h"
+#include "ivs.h"
 #include "mem.h"
 #include "net.h"
 #include "sched.h"
 
 #define NONE	UINT32_MAX
 #define PS	1000000000000ULL
-
-/*
- * Busy intervals [s, e) of one port direction, sorted and disjoint;
- * also a circuit's idle gaps (s, e) longer than 2 tau between its uses.
- */
-struct ivs {
-	struct iv { uint64_t s, e; } *v;
-	size_t		n, cap;
-};
-
-/* A circuit as one of its ports sees it, usable from up. */
-struct epoch {
-	uint32_t	partner;
-	uint32_t	circ;
-	uint64_t	up;
-};
-
-/* Per switch and GPU port: its circuits in time order, its uses. */
-struct port {
-	struct epoch	*ep;
-	size_t		 nep, epcap;
-	struct ivs	 tx, rx;
-};
-
 
 /*
  * Where a port could take a new circuit: between two of its epochs, or
@@ -61,60 +39,6 @@ struct wgen {
 	const struct ivs	*gap;	/* its idle gaps, or NULL */
 	size_t			 k;	/* the next one */
 	struct win		 w;	/* the window made last */
-};
-
-/*
- * Switch model: the epochs of a switch, one matching each, and its
- * uses.  The uses of an epoch lie in [first, last); in time order each
- * epoch's first comes at least tau after the last of the one before,
- * so the whole switch is dark for tau before every epoch but the
- * first.  Epochs are kept by id, for the slots of the ports to name
- * them as new ones come between, and listed in time order in ord[];
- * their firsts strictly grow along ord[].
- */
-struct swep {
-	uint64_t	 first, last;
-	uint32_t	*circ;		/* its circuits */
-	size_t		 nc, cap;
-};
-
-struct sweps {
-	struct swep	*ep;		/* by id */
-	size_t		 nep, epcap;
-	uint32_t	*ord;		/* ids in time order */
-	size_t		 nord, ordcap;
-	struct ivs	 busy;		/* the union of its uses */
-};
-
-/* A port's circuits under the switch model: one per epoch it is in. */
-struct slot {
-	uint32_t	id, partner, circ;
-};
-
-struct slots {
-	struct slot	*v;		/* in time order */
-	size_t		 n, cap;
-};
-
-/* A placement found under the switch model. */
-struct sspot {
-	uint64_t	t;		/* start */
-	uint32_t	sw;
-	size_t		k;		/* the epoch's place in ord[] */
-	int		fresh;		/* a new epoch instead */
-};
-
-struct state {
-	const struct dag	*d;
-	const struct net	*n;
-	struct greedy		*g;
-	struct port		*pt;		/* [sw * gpus + gpu] */
-	uint64_t		*gpu_free;
-	uint64_t		*ready;		/* data ready, per task */
-	struct ivs		*gap;		/* per circuit */
-	size_t			 gapcap;
-	struct sweps		*se;		/* epochs per switch */
-	struct slots		*sl;		/* slots, as pt */
 };
 
 /* A placement found for a transfer. */
@@ -164,107 +88,6 @@ bottom_levels(const struct dag *d, const struct net *n)
 				bl[dep[j]] = bl[i];
 	}
 	return bl;
-}
-
-static struct port *
-port(struct state *s, uint32_t sw, uint32_t g)
-{
-	return &s->pt[(size_t)sw * s->n->gpus + g];
-}
-
-/* The first interval of x that ends after t, or x->n. */
-static size_t
-first_after(const struct ivs *x, uint64_t t)
-{
-	size_t lo = 0, hi = x->n, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (x->v[mid].e <= t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/* The earliest t' >= t with [t', t' + len) clear of the intervals. */
-static uint64_t
-fit(const struct ivs *x, uint64_t t, uint64_t len)
-{
-	size_t lo;
-
-	for (lo = first_after(x, t); lo < x->n; lo++) {
-		if (t + len <= x->v[lo].s)
-			break;
-		if (x->v[lo].e > t)
-			t = x->v[lo].e;
-	}
-	return t;
-}
-
-/* Earliest start >= t clear on a's sending and b's receiving side. */
-static uint64_t
-fit2(const struct port *a, const struct port *b, uint64_t t, uint64_t len)
-{
-	uint64_t u;
-
-	for (;;) {
-		t = fit(&a->tx, t, len);
-		if ((u = fit(&b->rx, t, len)) == t)
-			return t;
-		t = u;
-	}
-}
-
-static int
-iv_put(struct ivs *x, size_t i, uint64_t s, uint64_t e)
-{
-	if (mem_grow(&x->v, &x->cap, x->n + 1, sizeof(*x->v)) != 0)
-		return -1;
-	memmove(x->v + i + 1, x->v + i, (x->n - i) * sizeof(*x->v));
-	x->v[i] = (struct iv){ s, e };
-	x->n++;
-	return 0;
-}
-
-static void
-iv_del(struct ivs *x, size_t i)
-{
-	memmove(x->v + i, x->v + i + 1, (x->n - i - 1) * sizeof(*x->v));
-	x->n--;
-}
-
-/*
- * A use [s, e) of a port direction.  fit() sees only the time they
- * cover, so uses back to back (the chunks of a collective on one
- * circuit, most often) become one interval: fewer to step over.
- */
-static int
-iv_add(struct ivs *x, uint64_t s, uint64_t e)
-{
-	size_t lo = 0, hi = x->n, mid;
-
-	while (lo < hi) {	/* the first interval after s */
-		mid = lo + (hi - lo) / 2;
-		if (x->v[mid].s <= s)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo > 0 && x->v[lo - 1].e == s) {
-		x->v[lo - 1].e = e;
-		if (lo < x->n && x->v[lo].s == e) {
-			x->v[lo - 1].e = x->v[lo].e;
-			iv_del(x, lo);
-		}
-		return 0;
-	}
-	if (lo < x->n && x->v[lo].s == e) {
-		x->v[lo].s = s;
-		return 0;
-	}
-	return iv_put(x, lo, s, e);
 }
 
 /* The latest a use of epoch i of p may end: tau before a new partner. */
@@ -347,12 +170,6 @@ try_reuse(struct state *s, uint32_t sw, uint32_t a, uint32_t b,
  * start and set up again by its end.
  */
 
-static uint64_t
-sub_tau(uint64_t t, uint64_t tau)
-{
-	return t >= tau ? t - tau : 0;
-}
-
 /*
  * A port's uses inside an epoch are its circuit's transfers, both ways
  * (those of the epochs beside it end tau before it comes up or start
@@ -364,7 +181,7 @@ static void
 gap_first(const struct state *s, struct wgen *g, uint32_t circ)
 {
 	g->gap = &s->gap[circ];
-	g->k = first_after(g->gap, g->ready);
+	g->k = ivs_first_after(g->gap, g->ready);
 }
 
 static int
@@ -508,16 +325,16 @@ gap_use(struct state *s, uint32_t circ, uint64_t t, uint64_t e)
 	size_t i;
 
 	if (e < c->from)
-		return c->from > e + tau2 ? iv_put(x, 0, e, c->from) : 0;
+		return c->from > e + tau2 ? ivs_put(x, 0, e, c->from) : 0;
 	if (t > c->to)
-		return t > c->to + tau2 ? iv_put(x, x->n, c->to, t) : 0;
-	for (i = first_after(x, t); i < x->n && x->v[i].s < e;) {
+		return t > c->to + tau2 ? ivs_put(x, x->n, c->to, t) : 0;
+	for (i = ivs_first_after(x, t); i < x->n && x->v[i].s < e;) {
 		struct iv u = x->v[i];
 		int left = t > u.s + tau2, right = u.e > e + tau2;
 
 		if (left && right) {
 			x->v[i].e = t;
-			return iv_put(x, i + 1, e, u.e);
+			return ivs_put(x, i + 1, e, u.e);
 		}
 		if (right) {		/* the transfer ends in this gap */
 			x->v[i].s = e;
@@ -526,7 +343,7 @@ gap_use(struct state *s, uint32_t circ, uint64_t t, uint64_t e)
 		if (left)
 			x->v[i++].e = t;
 		else
-			iv_del(x, i);
+			ivs_del(x, i);
 	}
 	return 0;
 }
@@ -545,7 +362,7 @@ gap_split(struct state *s, uint32_t circ, uint32_t c2, uint64_t gs)
 		return -1;
 	x = &s->gap[circ];
 	y = &s->gap[c2];
-	k = first_after(x, gs);
+	k = ivs_first_after(x, gs);
 	m = x->n - k - 1;
 	if (m > 0) {
 		if (mem_grow(&y->v, &y->cap, m, sizeof(*y->v)) != 0)
@@ -634,8 +451,8 @@ place_transfer(struct state *s, uint32_t t)
 	c = &sc->c[circ];
 	c->from = best.t < c->from ? best.t : c->from;
 	c->to = best.t + len > c->to ? best.t + len : c->to;
-	if (iv_add(&pa->tx, best.t, best.t + len) != 0 ||
-	    iv_add(&pb->rx, best.t, best.t + len) != 0 ||
+	if (ivs_add(&pa->tx, best.t, best.t + len) != 0 ||
+	    ivs_add(&pb->rx, best.t, best.t + len) != 0 ||
 	    mem_grow(&sc->p, &sc->pcap, sc->np + 1, sizeof(*sc->p)) != 0)
 		return -1;
 	sc->p[sc->np++] = (struct plan){ t, best.sw, best.t };
@@ -766,442 +583,6 @@ out:
 }
 
 /*
- * The switch model.  A transfer goes on the switch and epoch where it
- * starts earliest: into an epoch whose matching holds its circuit or
- * can take it (each port unused in the epoch or already with the
- * other), starting tau or more after the last use of the epoch before
- * and ending tau or more before the first use of the epoch after; or
- * into a new epoch where the whole switch is idle from tau before it
- * to tau after it, which splits the epoch around that time if there is
- * one.  Within an epoch a port's uses are with its one partner there,
- * and those of other epochs end tau before the epoch begins or start
- * tau after it ends, so fit2() on the port's uses finds the room.
- */
-static struct slots *
-slots(struct state *s, uint32_t sw, uint32_t g)
-{
-	return &s->sl[(size_t)sw * s->n->gpus + g];
-}
-
-/* The epoch at place k in time order. */
-static struct swep *
-ep_at(const struct sweps *x, size_t k)
-{
-	return &x->ep[x->ord[k]];
-}
-
-/* The earliest start in epoch k: tau after the epoch before ends. */
-static uint64_t
-ep_lo(const struct state *s, const struct sweps *x, size_t k)
-{
-	return k > 0 ? ep_at(x, k - 1)->last + s->n->reconfig_ps : 0;
-}
-
-/* The latest end in epoch k: tau before the epoch after begins. */
-static uint64_t
-ep_hi(const struct state *s, const struct sweps *x, size_t k)
-{
-	if (k + 1 >= x->nord)
-		return UINT64_MAX;
-	return sub_tau(ep_at(x, k + 1)->first, s->n->reconfig_ps);
-}
-
-/* The first slot of p in an epoch with first at or after first. */
-static size_t
-slot_find(const struct sweps *x, const struct slots *p, uint64_t first)
-{
-	size_t lo = 0, hi = p->n, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (x->ep[p->v[mid].id].first < first)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/*
- * Whether port p, at its slot i (the first in epoch k or after), is
- * free for a circuit to q in that epoch.
- */
-static int
-slot_free(const struct sweps *x, const struct slots *p, size_t i, size_t k,
-    uint32_t q)
-{
-	return i >= p->n || p->v[i].id != x->ord[k] || p->v[i].partner == q;
-}
-
-/*
- * The epochs of sw for a-b.  Those whose room ends before ready + len
- * (the first ones: ep_hi grows along them) have none.  In an epoch the
- * start found is at most the later of ready and its last use, no later
- * than in any epoch after; so the first with room is the best, and
- * none is once a start reaches the best one found so far.
- */
-static void
-try_epochs(struct state *s, uint32_t sw, uint32_t a, uint32_t b,
-    uint64_t ready, uint64_t len, struct sspot *best)
-{
-	const struct sweps *x = &s->se[sw];
-	const struct slots *sa = slots(s, sw, a), *sb = slots(s, sw, b);
-	size_t lo = 0, hi = x->nord, mid, k, i, j;
-	uint64_t from, t, first;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (ep_hi(s, x, mid) < ready + len)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo >= x->nord)
-		return;
-	i = slot_find(x, sa, ep_at(x, lo)->first);
-	j = slot_find(x, sb, ep_at(x, lo)->first);
-	for (k = lo; k < x->nord; k++) {
-		from = ep_lo(s, x, k);
-		from = from > ready ? from : ready;
-		if (from >= best->t)
-			return;
-		first = ep_at(x, k)->first;
-		for (; i < sa->n && x->ep[sa->v[i].id].first < first; i++)
-			;
-		for (; j < sb->n && x->ep[sb->v[j].id].first < first; j++)
-			;
-		if (!slot_free(x, sa, i, k, b) || !slot_free(x, sb, j, k, a))
-			continue;
-		t = fit2(port(s, sw, a), port(s, sw, b), from, len);
-		if (t >= best->t)
-			return;
-		if (t + len <= ep_hi(s, x, k)) {
-			*best = (struct sspot){ t, sw, k, 0 };
-			return;
-		}
-	}
-}
-
-/*
- * A new epoch on sw: the earliest start t from ready with every use of
- * the switch tau or more away from [t, t + len), if before the best.
- * Only the uses from tau before ready on can be in the way.
- */
-static void
-try_fresh_epoch(struct state *s, uint32_t sw, uint64_t ready, uint64_t len,
-    struct sspot *best)
-{
-	const struct ivs *x = &s->se[sw].busy;
-	uint64_t tau = s->n->reconfig_ps, t = ready;
-	size_t lo = 0, hi = x->n, mid;
-
-	while (lo < hi) {	/* the first use that reaches t less tau */
-		mid = lo + (hi - lo) / 2;
-		if (x->v[mid].e + tau <= t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (; lo < x->n && t < best->t; lo++) {
-		if (t + len + tau <= x->v[lo].s)
-			break;
-		if (x->v[lo].e + tau > t)
-			t = x->v[lo].e + tau;
-	}
-	if (t < best->t)
-		*best = (struct sspot){ t, sw, 0, 1 };
-}
-
-/* Use [s, e) of a switch: the intervals it meets or touches become one. */
-static int
-iv_union(struct ivs *x, uint64_t s, uint64_t e)
-{
-	size_t lo = 0, hi = x->n, mid, j;
-
-	while (lo < hi) {	/* the first interval that ends at s or later */
-		mid = lo + (hi - lo) / 2;
-		if (x->v[mid].e < s)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (j = lo; j < x->n && x->v[j].s <= e; j++)
-		;
-	if (j == lo)
-		return iv_put(x, lo, s, e);
-	x->v[lo].s = x->v[lo].s < s ? x->v[lo].s : s;
-	x->v[lo].e = x->v[j - 1].e > e ? x->v[j - 1].e : e;
-	memmove(x->v + lo + 1, x->v + j, (x->n - j) * sizeof(*x->v));
-	x->n -= j - lo - 1;
-	return 0;
-}
-
-static int
-slot_insert(struct slots *p, size_t i, uint32_t id, uint32_t partner,
-    uint32_t circ)
-{
-	if (mem_grow(&p->v, &p->cap, p->n + 1, sizeof(*p->v)) != 0)
-		return -1;
-	memmove(p->v + i + 1, p->v + i, (p->n - i) * sizeof(*p->v));
-	p->v[i] = (struct slot){ id, partner, circ };
-	p->n++;
-	return 0;
-}
-
-static int
-ep_add_circ(struct swep *e, uint32_t c)
-{
-	if (mem_grow(&e->circ, &e->cap, e->nc + 1, sizeof(*e->circ)) != 0)
-		return -1;
-	e->circ[e->nc++] = c;
-	return 0;
-}
-
-/* A new epoch at place k of sw, used during [t, u); its id in *id. */
-static int
-ep_new(struct sweps *x, size_t k, uint64_t t, uint64_t u, uint32_t *id)
-{
-	if (mem_grow(&x->ep, &x->epcap, x->nep + 1, sizeof(*x->ep)) != 0 ||
-	    mem_grow(&x->ord, &x->ordcap, x->nord + 1, sizeof(*x->ord)) != 0)
-		return -1;
-	x->ep[x->nep] = (struct swep){ t, u, NULL, 0, 0 };
-	memmove(x->ord + k + 1, x->ord + k, (x->nord - k) * sizeof(*x->ord));
-	x->ord[k] = *id = (uint32_t)x->nep++;
-	x->nord++;
-	return 0;
-}
-
-/* The last end of p's uses by t, and its first start from u on. */
-static void
-uses_around(const struct port *p, uint64_t t, uint64_t u, uint64_t *before,
-    uint64_t *after)
-{
-	const struct ivs *d[2] = { &p->tx, &p->rx };
-	size_t i, k;
-
-	*before = 0;
-	*after = UINT64_MAX;
-	for (k = 0; k < 2; k++) {
-		i = first_after(d[k], t);
-		if (i > 0 && d[k]->v[i - 1].e > *before)
-			*before = d[k]->v[i - 1].e;
-		i = first_after(d[k], u);
-		if (i < d[k]->n && d[k]->v[i].s < *after)
-			*after = d[k]->v[i].s;
-	}
-}
-
-/*
- * The part after [gs, ge) of circuit c of epoch id, whose uses are on
- * both sides, as a copy c2 in epoch id2: the slots of its ports gain
- * one, next to the one they have.
- */
-static int
-split_circuit(struct state *s, uint32_t sw, uint32_t id, uint32_t id2,
-    uint32_t c, uint64_t gs, uint64_t ge)
-{
-	struct schedule *sc = &s->g->sc;
-	struct sweps *x = &s->se[sw];
-	uint32_t g[2], c2 = (uint32_t)sc->nc;
-	uint64_t before, after;
-	struct slots *p;
-	size_t i, k;
-
-	if (sched_add_circuit(sc, 0, 0, 1, 0, 1) != 0 ||
-	    ep_add_circ(&x->ep[id2], c2) != 0)
-		return -1;
-	sc->c[c2] = sc->c[c];
-	g[0] = sc->c[c].a;
-	g[1] = sc->c[c].b;
-	uses_around(port(s, sw, g[0]), gs, ge, &before, &after);
-	sc->c[c].to = before;
-	sc->c[c2].from = after;
-	for (k = 0; k < 2; k++) {
-		p = slots(s, sw, g[k]);
-		i = slot_find(x, p, x->ep[id].first);
-		if (slot_insert(p, i + 1, id2, g[1 - k], c2) != 0)
-			return -1;
-	}
-	return 0;
-}
-
-/*
- * Split the epoch at place k of sw around the idle time [gs, ge): its
- * uses after it go to a new epoch, with copies of the circuits used on
- * both sides.
- */
-static int
-split_epoch(struct state *s, uint32_t sw, size_t k, uint64_t gs,
-    uint64_t ge)
-{
-	struct schedule *sc = &s->g->sc;
-	struct sweps *x = &s->se[sw];
-	uint32_t id = x->ord[k], id2, c;
-	size_t i, n, m, j;
-	struct swep *e;
-
-	if (ep_new(x, k + 1, ge, x->ep[id].last, &id2) != 0)
-		return -1;
-	x->ep[id].last = gs;
-	for (i = 0, n = 0; i < x->ep[id].nc; i++) {
-		e = &x->ep[id];
-		c = e->circ[i];
-		if (sc->c[c].to <= gs) {
-			e->circ[n++] = c;
-			continue;
-		}
-		if (sc->c[c].from < gs) {
-			e->circ[n++] = c;
-			if (split_circuit(s, sw, id, id2, c, gs, ge) != 0)
-				return -1;
-			continue;
-		}
-		if (ep_add_circ(&x->ep[id2], c) != 0)
-			return -1;
-		for (m = 0; m < 2; m++) {	/* its slots move along */
-			struct slots *p = slots(s, sw, m ? sc->c[c].b :
-			    sc->c[c].a);
-
-			j = slot_find(x, p, ge);
-			p->v[j - 1].id = id2;
-		}
-	}
-	x->ep[id].nc = n;
-	return 0;
-}
-
-/*
- * The new epoch for [t, u) on sw, between the epochs before and after
- * it, splitting the one around it; its place in ord[] in *k.
- */
-static int
-fresh_epoch(struct state *s, uint32_t sw, uint64_t t, uint64_t u, size_t *k)
-{
-	struct sweps *x = &s->se[sw];
-	const struct ivs *b = &x->busy;
-	size_t lo = 0, hi = x->nord, mid, i;
-	uint32_t id;
-
-	while (lo < hi) {	/* the first epoch that begins after t */
-		mid = lo + (hi - lo) / 2;
-		if (ep_at(x, mid)->first <= t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo > 0 && ep_at(x, lo - 1)->last > t) {
-		i = first_after(b, t);	/* the uses on either side */
-		if (split_epoch(s, sw, lo - 1, b->v[i - 1].e, b->v[i].s) != 0)
-			return -1;
-	}
-	*k = lo;
-	return ep_new(x, lo, t, u, &id);
-}
-
-/*
- * The circuit a-b in the epoch at k of sw, used during [t, u): the one
- * the epoch has, or a new one in the slots of both ports.
- */
-static int
-epoch_circuit(struct state *s, uint32_t sw, size_t k, uint32_t a,
-    uint32_t b, uint64_t t, uint64_t u)
-{
-	struct schedule *sc = &s->g->sc;
-	struct sweps *x = &s->se[sw];
-	struct slots *sa = slots(s, sw, a), *sb = slots(s, sw, b);
-	uint64_t first = ep_at(x, k)->first;
-	size_t i = slot_find(x, sa, first), j = slot_find(x, sb, first);
-	uint32_t id = x->ord[k], c = (uint32_t)sc->nc;
-
-	if (i < sa->n && sa->v[i].id == id) {
-		c = sa->v[i].circ;
-		sc->c[c].from = t < sc->c[c].from ? t : sc->c[c].from;
-		sc->c[c].to = u > sc->c[c].to ? u : sc->c[c].to;
-		return 0;
-	}
-	if (sched_add_circuit(sc, sw, a, b, t, u) != 0 ||
-	    ep_add_circ(&x->ep[id], c) != 0 ||
-	    slot_insert(sa, i, id, b, c) != 0 ||
-	    slot_insert(sb, j, id, a, c) != 0)
-		return -1;
-	return 0;
-}
-
-/*
- * Place a transfer: in an epoch of any switch, then in a new epoch
- * only if that starts earlier, for it darkens the whole switch.  On a
- * tie the lower switch.
- */
-static int
-place_switch(struct state *s, uint32_t t)
-{
-	const struct dag_task *tk = &s->d->t[t];
-	uint64_t dur = greedy_duration(s->n, tk->amount);
-	uint64_t len = dur > 0 ? dur : 1;	/* an empty one holds 1 ps */
-	struct sspot best = { .t = UINT64_MAX };
-	struct schedule *sc = &s->g->sc;
-	uint64_t st, u;
-	struct swep *e;
-	uint32_t sw;
-
-	for (sw = 0; sw < s->n->switches; sw++)
-		try_epochs(s, sw, tk->gpu, tk->dst, s->ready[t], len, &best);
-	for (sw = 0; sw < s->n->switches; sw++)
-		try_fresh_epoch(s, sw, s->ready[t], len, &best);
-	if (best.t == UINT64_MAX)
-		return -2;	/* cannot happen: the end is free */
-	st = best.t;
-	u = st + len;
-	if (best.fresh && fresh_epoch(s, best.sw, st, u, &best.k) != 0)
-		return -1;
-	e = ep_at(&s->se[best.sw], best.k);
-	e->first = st < e->first ? st : e->first;
-	e->last = u > e->last ? u : e->last;
-	if (epoch_circuit(s, best.sw, best.k, tk->gpu, tk->dst, st, u) != 0 ||
-	    iv_union(&s->se[best.sw].busy, st, u) != 0 ||
-	    iv_add(&port(s, best.sw, tk->gpu)->tx, st, u) != 0 ||
-	    iv_add(&port(s, best.sw, tk->dst)->rx, st, u) != 0 ||
-	    mem_grow(&sc->p, &sc->pcap, sc->np + 1, sizeof(*sc->p)) != 0)
-		return -1;
-	sc->p[sc->np++] = (struct plan){ t, best.sw, st };
-	s->g->start[t] = st;
-	s->g->end[t] = st + dur + s->n->latency_ps;
-	return 0;
-}
-
-/*
- * Every circuit of an epoch comes up with the epoch, at its first use:
- * a circuit that changes a port's partner then starts when no circuit
- * of the switch started before it is up, tau after they all end.
- */
-static void
-epochs_up(struct state *s)
-{
-	const struct sweps *x;
-	size_t sw, k, i;
-
-	for (sw = 0; sw < s->n->switches; sw++) {
-		x = &s->se[sw];
-		for (k = 0; k < x->nep; k++)
-			for (i = 0; i < x->ep[k].nc; i++)
-				s->g->sc.c[x->ep[k].circ[i]].from =
-				    x->ep[k].first;
-	}
-}
-
-static void
-sweps_free(struct sweps *x)
-{
-	size_t k;
-
-	for (k = 0; k < x->nep; k++)
-		free(x->ep[k].circ);
-	free(x->ep);
-	free(x->ord);
-	free(x->busy.v);
-}
-
-/*
  * With no reconfiguration delay the two models are one (a port is in
  * one circuit at a time), and the port model's placement is the more
  * flexible.  Epochs would also meet there, and give one pair two
@@ -1220,7 +601,7 @@ next_transfer(void *s, uint32_t t)
 	struct state *st = s;
 
 	if (allstop(st->n))
-		return place_switch(st, t);
+		return greedystop_place(st, t);
 	return place_transfer(st, t);
 }
 
@@ -1258,7 +639,7 @@ greedy_run(const struct dag *d, const struct net *n, struct greedy *g)
 	rc = greedy_list(d, prev, bl, next_transfer, &s, s.ready, s.gpu_free,
 	    g);
 	if (rc == 0 && allstop(n))
-		epochs_up(&s);
+		greedystop_up(&s);
 out:
 	for (i = 0; s.pt != NULL && i < np; i++) {
 		free(s.pt[i].ep);
@@ -1268,7 +649,7 @@ out:
 	for (i = 0; s.sl != NULL && i < np; i++)
 		free(s.sl[i].v);
 	for (i = 0; s.se != NULL && i < n->switches; i++)
-		sweps_free(&s.se[i]);
+		greedystop_free(&s.se[i]);
 	free(s.sl);
 	free(s.se);
 	for (i = 0; s.gap != NULL && i < s.gapcap; i++)
