@@ -280,7 +280,10 @@ sim_flow_rate(struct sim *s, uint32_t i, uint64_t rate)
 {
 	struct flow *f = &s->fl[i];
 
-	flow_advance(s, f);
+	if (f->rate > 0)
+		flow_advance(s, f);
+	else
+		f->t0 = s->now;		/* nothing sent since t0 */
 	if (rate > 0 && s->out->start[s->seg[f->seg].task] == UINT64_MAX)
 		s->out->start[s->seg[f->seg].task] = s->now;
 	if (f->rate == 0 && rate > 0)

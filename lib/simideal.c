@@ -100,28 +100,40 @@ component(struct sim *s, const uint32_t *seed, int nseed, size_t *nf)
 
 /*
  * The bottleneck share of this round: the least capacity per flow left
- * among the ports with flows still rising, compared exactly; every port
- * at that share is stamped.
+ * among the ports with flows still rising, compared exactly, in one
+ * pass.  Every port at the least share so far gets the round's stamp,
+ * and a new least takes a new stamp, so that at the end the ports with
+ * *stamp are exactly those at the share.
  */
 static uint64_t
-bottleneck(struct sim *s, size_t np, uint32_t stamp)
+bottleneck(struct sim *s, size_t np, uint32_t *stamp)
 {
 	struct port *b = NULL;
 	size_t i;
 
-	for (i = 0; i < np; i++) {
-		struct port *p = &s->port[s->qports[i]];
-
-		if (p->cnt > 0 && (b == NULL || (u128)p->cap_bps * b->cnt <
-		    (u128)b->cap_bps * p->cnt))
-			b = p;
+	if (s->wstamp > UINT32_MAX - np - 1) {	/* stamps wrap: start over */
+		for (i = 0; i < 2 * (size_t)s->net->gpus; i++)
+			s->port[i].min = 0;
+		s->wstamp = 0;
 	}
 	for (i = 0; i < np; i++) {
 		struct port *p = &s->port[s->qports[i]];
+		u128 x, y;
 
-		if (p->cnt > 0 && (u128)p->cap_bps * b->cnt ==
-		    (u128)b->cap_bps * p->cnt)
-			p->min = stamp;
+		if (p->cnt == 0)
+			continue;
+		if (b != NULL) {
+			x = (u128)p->cap_bps * b->cnt;
+			y = (u128)b->cap_bps * p->cnt;
+			if (x > y)
+				continue;
+			if (x == y) {
+				p->min = *stamp;
+				continue;
+			}
+		}
+		b = p;
+		p->min = *stamp = ++s->wstamp;
 	}
 	return b->cap_bps / b->cnt;
 }
@@ -158,8 +170,8 @@ waterfill(struct sim *s, size_t np, size_t nf)
 	for (i = 0; i < nf; i++)
 		s->qleft[i] = (uint32_t)i;
 	while (left > 0) {
-		uint32_t stamp = ++s->wstamp;
-		uint64_t share = bottleneck(s, np, stamp);
+		uint32_t stamp = 0;
+		uint64_t share = bottleneck(s, np, &stamp);
 
 		for (i = 0; i < left;) {
 			uint32_t q = s->qleft[i];

@@ -29,6 +29,24 @@ zalloc(struct sim *s, size_t n, size_t sz)
 }
 
 /*
+ * Room that is written before it is read, left as it comes: clearing
+ * it would cost a pass over memory that is mostly reused (mem_keep()).
+ */
+static void *
+xalloc(struct sim *s, size_t n, size_t sz)
+{
+	void *p;
+
+	if (sz != 0 && n > SIZE_MAX / sz) {
+		sim_fail(s, "out of memory");
+		return NULL;
+	}
+	if ((p = malloc(n ? n * sz : sz)) == NULL)
+		sim_fail(s, "out of memory");
+	return p;
+}
+
+/*
  * The pair of a transfer from a to b, remembering each source's last
  * (a GPU sends to few peers, often one after the other) in its gpu
  * entry: sim_pair_find() only on a change.
@@ -56,15 +74,15 @@ setup_tasks(struct sim *s)
 	u128 total = 0;
 	char buf[48];
 
-	s->pending = zalloc(s, d->n, sizeof(*s->pending));
+	s->pending = xalloc(s, d->n, sizeof(*s->pending));
 	s->succ_off = zalloc(s, d->n + 2, sizeof(*s->succ_off));
-	s->succ = zalloc(s, d->ndep, sizeof(*s->succ));
+	s->succ = xalloc(s, d->ndep, sizeof(*s->succ));
 	s->ready = zalloc(s, d->n, 1);
-	s->left = zalloc(s, d->n, sizeof(*s->left));
-	s->comp = zalloc(s, d->n, sizeof(*s->comp));
-	s->tpair = zalloc(s, d->n, sizeof(*s->tpair));
+	s->left = xalloc(s, d->n, sizeof(*s->left));
+	s->comp = xalloc(s, d->n, sizeof(*s->comp));
+	s->tpair = xalloc(s, d->n, sizeof(*s->tpair));
 	s->g = zalloc(s, gpus, sizeof(*s->g));
-	s->roots = zalloc(s, d->n, sizeof(*s->roots));
+	s->roots = xalloc(s, d->n, sizeof(*s->roots));
 	if (s->failed)
 		return -1;
 	for (i = 0; i < d->n; i++) {
@@ -190,7 +208,7 @@ setup_plans(struct sim *s)
 	uint32_t ns = s->net->switches, npq = 0;
 	size_t i;
 
-	s->plan_of = zalloc(s, s->d->n, sizeof(*s->plan_of));
+	s->plan_of = xalloc(s, s->d->n, sizeof(*s->plan_of));
 	s->pe = zalloc(s, sc->np, sizeof(*s->pe));
 	if (s->failed)
 		return -1;
@@ -303,7 +321,7 @@ setup_out(struct sim *s, struct sim_out *o)
 	memset(o, 0, sizeof(*o));
 	o->gpu = zalloc(s, s->net->gpus, sizeof(*o->gpu));
 	o->sw = zalloc(s, s->net->switches, sizeof(*o->sw));
-	o->start = zalloc(s, s->d->n, sizeof(*o->start));
+	o->start = xalloc(s, s->d->n, sizeof(*o->start));
 	o->end = zalloc(s, s->d->n, sizeof(*o->end));
 	if (s->sc != NULL && s->sc->nc > 0) {
 		o->cup = zalloc(s, s->sc->nc, sizeof(*o->cup));
