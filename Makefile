@@ -70,7 +70,8 @@ PKGS =		gcc make pkg-config libmsgpack-dev liblpsolve55-dev \
 		coinor-libcbc-dev lp-solve coinor-cbc bats bats-assert \
 		bats-support gnuplot-nox libxml2-utils groff-base bsdutils \
 		perl jq file clang libclang-rt-14-dev python3 \
-		protobuf-compiler openssh-server openssh-client parallel rsync
+		protobuf-compiler openssh-server openssh-client parallel rsync \
+		valgrind
 
 B =		build
 BINS =		$(TOOLS:%=$(B)/bin/%)

@@ -209,6 +209,7 @@ flow_new(struct sim *s, uint32_t seg, uint32_t pair, int32_t sw)
 		    sizeof(*s->fl)))
 			return NONE;
 		i = (uint32_t)s->nfl++;
+		s->fl[i].ver = 0;	/* a new slot: no events of its own yet */
 	}
 	s->nstruct++;
 	f = &s->fl[i];
