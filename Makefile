@@ -12,6 +12,10 @@ PREFIX ?=	/usr/local
 MANPREFIX ?=	$(PREFIX)/share/man
 CC ?=		cc
 CFLAGS ?=	-O2 -g
+# The tools themselves (not the sanitizer, fuzz or coverage builds) are
+# optimized across files at link time: the simulator's small helpers in
+# other files (heap, buffers, fabrics) are then inlined into its loop.
+LTO ?=		-flto=auto
 WARN =		-std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 		-Wmissing-prototypes -Wpointer-arith
 DEFS =		-D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L
@@ -108,11 +112,11 @@ say =		$(if $(V),,@echo "  $(1) $@";)
 
 $(B)/obj/%.o: lib/%.c lib/*.h
 	@mkdir -p $(@D)
-	$(call say,CC)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(call say,CC)$(CC) $(ALL_CFLAGS) $(LTO) -c -o $@ $<
 
 $(B)/obj/tools/%.o: tools/%.c lib/*.h tools/*.h
 	@mkdir -p $(@D)
-	$(call say,CC)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(call say,CC)$(CC) $(ALL_CFLAGS) $(LTO) -c -o $@ $<
 
 $(B)/libfluxocs.a: $(LIBSRC:lib/%.c=$(B)/obj/%.o)
 	$(Q)rm -f $@
@@ -120,9 +124,9 @@ $(B)/libfluxocs.a: $(LIBSRC:lib/%.c=$(B)/obj/%.o)
 
 $(B)/bin/%: $(B)/obj/tools/%.o $(B)/libfluxocs.a
 	@mkdir -p $(@D)
-	$(call say,LD)$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
+	$(call say,LD)$(CC) $(CFLAGS) $(LTO) -o $@ $^ $(LIBS)
 
-$(call multi_links,$(B),$$(CC),$$(CFLAGS))
+$(call multi_links,$(B),$$(CC),$$(CFLAGS) $$(LTO))
 
 
 
