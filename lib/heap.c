@@ -101,3 +101,27 @@ heap_pop(struct heap *h, struct heap_item *out)
 	a[i] = last;
 	return 1;
 }
+
+/*
+ * The root was made later (its key or seq raised): it goes down while
+ * a child comes before it, which is seldom far when it stays least.
+ */
+void
+heap_fix_top(struct heap *h)
+{
+	struct heap_item x, *a = h->a;
+	size_t i = 0, c, n = h->n;
+
+	if (n < 2)
+		return;
+	x = a[0];
+	while ((c = 2 * i + 1) < n) {
+		if (c + 1 < n && less(&a[c + 1], &a[c]))
+			c++;
+		if (!less(&a[c], &x))
+			break;
+		a[i] = a[c];
+		i = c;
+	}
+	a[i] = x;
+}

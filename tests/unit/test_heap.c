@@ -71,6 +71,54 @@ run(uint64_t seed, size_t n, uint64_t range)
 	return good;
 }
 
+/*
+ * Pushes, pops and raises of the least item in place (heap_fix_top()),
+ * against the reference: the raised item must come out in its new place.
+ */
+static int
+run_fix(uint64_t seed, size_t n, uint64_t range)
+{
+	struct heap h;
+	struct heap_item *ref = calloc(n, sizeof(*ref)), it;
+	size_t nref = 0, i, j;
+	uint64_t st = seed;
+	int good = 1;
+
+	heap_init(&h);
+	for (i = 0; i < n && good; i++) {
+		struct heap_item x = { pick(&st, range), pick(&st, range),
+		    pick(&st, 4) };
+		uint64_t r = splitmix_next(&st) % 4;
+
+		good = heap_push(&h, x.key, x.seq, x.val) == 0;
+		ref[nref++] = x;
+		qsort(ref, nref, sizeof(*ref), cmp_item);
+		if (r == 0) {		/* raise the least: seq, or key */
+			struct heap_item *top = &h.a[0];
+
+			if (splitmix_next(&st) % 2 && top->seq < UINT64_MAX)
+				top->seq += 1 + splitmix_next(&st) % 3;
+			else if (top->key < UINT64_MAX)
+				top->key += splitmix_next(&st) % range;
+			ref[0] = *top;
+			heap_fix_top(&h);
+			qsort(ref, nref, sizeof(*ref), cmp_item);
+		} else if (r == 1) {
+			good = good && heap_pop(&h, &it) &&
+			    cmp_item(&it, &ref[0]) == 0;
+			for (j = 1; j < nref; j++)
+				ref[j - 1] = ref[j];
+			nref--;
+		}
+	}
+	for (j = 0; j < nref && good; j++)
+		good = heap_pop(&h, &it) && cmp_item(&it, &ref[j]) == 0;
+	good = good && !heap_pop(&h, &it);
+	heap_free(&h);
+	free(ref);
+	return good;
+}
+
 int
 main(void)
 {
@@ -99,5 +147,16 @@ main(void)
 		    "random run %llu: %llu pushes, pops in (key, seq, val) "
 		    "order", (unsigned long long)seed,
 		    (unsigned long long)seed * 37);
+	for (seed = 1; seed <= 20; seed++)
+		ok(run_fix(seed, seed * 53, seed % 4 == 0 ? 3 : 1000),
+		    "random run %llu with the least raised in place: in "
+		    "(key, seq, val) order", (unsigned long long)seed);
+	heap_init(&h);
+	heap_fix_top(&h);
+	heap_push(&h, 4, 1, 0);
+	heap_fix_top(&h);
+	ok(heap_pop(&h, &it) && it.key == 4 && h.n == 0,
+	    "raising in place on an empty or one-item heap changes nothing");
+	heap_free(&h);
 	return tap_done();
 }
