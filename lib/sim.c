@@ -16,6 +16,7 @@
 #include "simfeed.h"
 #include "simideal.h"
 #include "simnext.h"
+#include "simq.h"
 #include "simskip.h"
 #include "simsetup.h"
 #include "simslot.h"
@@ -75,16 +76,17 @@ sim_grow(struct sim *s, void *p, size_t *cap, size_t need, size_t sz)
 	return -1;
 }
 
+/* chain: seq is the next of s->seq (simq.h). */
 static void
 push_at(struct sim *s, uint64_t t, int kind, uint32_t ver, uint32_t idx,
-    uint64_t seq)
+    uint64_t seq, int chain)
 {
 	uint64_t v = (uint64_t)kind << 56 | (uint64_t)(ver & 0xffffff) << 32 |
 	    idx;
 
 	if (kind == EV_PLAN)
 		s->nstruct++;
-	if (heap_push(&s->h, t, seq, v) != 0)
+	if (simq_push(s, t, seq, v, chain) != 0)
 		sim_fail(s, "out of memory");
 }
 
@@ -94,10 +96,11 @@ push(struct sim *s, uint64_t t, int kind, uint32_t ver, uint32_t idx)
 	uint64_t seq = s->seq++;
 
 	if (s->canon && kind == EV_DOWN)
-		seq = SEQ_DOWN(idx);
+		push_at(s, t, kind, ver, idx, SEQ_DOWN(idx), 0);
 	else if (s->canon && kind == EV_UP)
-		seq = SEQ_UP(idx);
-	push_at(s, t, kind, ver, idx, seq);
+		push_at(s, t, kind, ver, idx, SEQ_UP(idx), 0);
+	else
+		push_at(s, t, kind, ver, idx, seq, 1);
 }
 
 void
@@ -109,7 +112,7 @@ sim_push(struct sim *s, uint64_t t, int kind, uint32_t idx)
 void
 sim_push_seq(struct sim *s, uint64_t t, int kind, uint32_t idx, uint64_t seq)
 {
-	push_at(s, t, kind, 0, idx, seq);
+	push_at(s, t, kind, 0, idx, seq, 0);
 }
 
 /* ---- pairs: directed (src, dst), found through a hash ---- */
@@ -1080,7 +1083,7 @@ loop(struct sim *s)
 		}
 		if (top != NULL && simskip_boundary(s, top->key))
 			continue;
-		if (!heap_pop(&s->h, &it) || stuck(s, it.key)) {
+		if (!simq_pop(s, &it) || stuck(s, it.key)) {
 			deadlock(s);
 			return;
 		}
@@ -1150,7 +1153,8 @@ sim_run(const struct dag *d, const struct net *net,
 	s.sc = s.ideal ? NULL : sc;
 	s.vlb = !s.ideal && sc != NULL && SCHED_TWO_HOP(sc->forwarding);
 	s.vlb_cap = s.vlb ? sc->vlb_cap : 0;
-	s.segfree = s.flfree = NONE;
+	s.segfree = s.flfree = s.runfree = s.runopen = NONE;
+	s.runs_on = s.ideal;
 	s.seq = SEQ_FIRST;
 	s.canon = s.sc != NULL && s.sc->periodic &&
 	    opt->replay == SIMCTL_NONE;

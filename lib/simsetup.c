@@ -12,6 +12,7 @@
 #include "simctl.h"
 #include "simfeed.h"
 #include "simnext.h"
+#include "simq.h"
 #include "simsetup.h"
 #include "simskip.h"
 #include "simslot.h"
@@ -374,6 +375,7 @@ simsetup_free(struct sim *s)
 	free(s->cperiod);
 	free(s->swork);
 	heap_free(&s->h);
+	simq_free(s);
 	simfeed_free(s);
 	simskip_free(s);
 	simslot_free(s);

@@ -87,6 +87,13 @@ struct port {
 	uint8_t		 isdirty;
 };
 
+/* simq: events pushed one after another for one time, as one item. */
+struct simrun {
+	uint64_t	*v;		/* their events, in push order */
+	uint32_t	 n, cap, cur;	/* cur: the next to come out */
+	uint32_t	 next;		/* free list */
+};
+
 /* Ideal fabric: a flow's ports, its places in their lists, its mark. */
 struct iflow {
 	uint32_t	pt[2];
@@ -177,6 +184,12 @@ struct sim {
 	int			 running;	/* the event loop has begun */
 	/* schedules without a period: circuits queued as time comes */
 	struct simfeed		*feed;
+	/* the queue's runs of same-time events (simq.h) */
+	struct simrun		*runs;
+	size_t			 nruns, runcap;
+	uint32_t		 runfree, runopen;
+	uint64_t		 qlast_key, qlast_seq;	/* the last push */
+	int			 qlast_set, runs_on;
 };
 
 /*

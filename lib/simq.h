@@ -1,0 +1,37 @@
+/*
+ * simq: the event queue of a run of sim_run() (s->h, a heap of
+ * (time, seq, event)), where events pushed one right after another for
+ * the same time share one item of the heap; a part of sim.c, on struct
+ * sim (simstate.h).
+ *
+ * On the ideal fabric a re-sharing gives hundreds of flows the same end
+ * time at once, pushed with consecutive sequence numbers.  No other item
+ * can fall between two consecutive numbers of s->seq (the numbers given
+ * out of turn, simstate.h's SEQ_*, and simfeed's, are all below them),
+ * so such a run can wait in the heap as its first item, and give its
+ * events one by one when it comes to the top: items come out exactly as
+ * if each had been pushed alone, at a fraction of the heap's work.
+ *
+ * simq_push() queues (t, seq, val); chain says that seq is the next of
+ * s->seq, so the item may join the run of the push just before it (runs
+ * are kept only when s->runs_on is set: the ideal fabric, which neither
+ * rewrites nor reads the heap's items but through simq).  It returns 0,
+ * or -1 when memory runs out.  simq_pop() takes the least event into
+ * *out and returns 1, or 0 when the queue is empty; simq_top() gives its
+ * time and sequence number without taking it (NULL when empty).
+ * simq_free() frees the runs; heap_free() the heap.
+ */
+#ifndef SIMQ_H
+#define SIMQ_H
+
+#include <stdint.h>
+
+#include "heap.h"
+
+struct sim;
+
+int	simq_push(struct sim *, uint64_t, uint64_t, uint64_t, int);
+int	simq_pop(struct sim *, struct heap_item *);
+void	simq_free(struct sim *);
+
+#endif
