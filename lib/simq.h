@@ -7,19 +7,22 @@
  * On the ideal fabric a re-sharing gives hundreds of flows the same end
  * time at once, pushed with consecutive sequence numbers.  No other item
  * can fall between two consecutive numbers of s->seq (the numbers given
- * out of turn, simstate.h's SEQ_*, and simfeed's, are all below them),
+ * out of turn, simstate.h's SEQ_*, and simfeed's, are skipped by it),
  * so such a run can wait in the heap as its first item, and give its
  * events one by one when it comes to the top: items come out exactly as
  * if each had been pushed alone, at a fraction of the heap's work.
  *
+ * Runs form under a schedule without a period (Flux's) too.
+ *
  * simq_push() queues (t, seq, val); chain says that seq is the next of
- * s->seq, so the item may join the run of the push just before it (runs
- * are kept only when s->runs_on is set: the ideal fabric, which neither
- * rewrites nor reads the heap's items but through simq).  It returns 0,
- * or -1 when memory runs out.  simq_pop() takes the least event into
- * *out and returns 1, or 0 when the queue is empty; simq_top() gives its
- * time and sequence number without taking it (NULL when empty).
- * simq_free() frees the runs; heap_free() the heap.
+ * s->seq, so the item may join the run of the push just before it.  Runs
+ * are kept only when s->runs_on is set: not under a periodic schedule,
+ * whose simskip rewrites the heap's items directly.  It returns 0, or -1
+ * when memory runs out.  simq_pop() takes the least event into *out and
+ * returns 1, or 0 when the queue is empty.  heap_peek(&s->h) gives the
+ * time and sequence number of the least event (a run's item carries its
+ * next event's), not its val.  simq_free() frees the runs; heap_free()
+ * the heap.
  */
 #ifndef SIMQ_H
 #define SIMQ_H
