@@ -52,9 +52,12 @@ TRACEGEN_PARTS =	tracegen_moe
 CHAKRA_PARTS =	chakra_et chakra_out
 # ocssim(1) too: tools/ocssim_online.c.
 OCSSIM_PARTS =	ocssim_online
+# dagbuild(1) too: tools/dagbuild_*.c.
+DAGBUILD_PARTS =	dagbuild_match dagbuild_expand
 # The tools built from more than one file, as tool:PARTS-variable.
 MULTI_TOOLS =	report:REPORT_PARTS rotorsched:ROTORSCHED_PARTS \
-		tracegen:TRACEGEN_PARTS chakra:CHAKRA_PARTS ocssim:OCSSIM_PARTS
+		tracegen:TRACEGEN_PARTS chakra:CHAKRA_PARTS ocssim:OCSSIM_PARTS \
+		dagbuild:DAGBUILD_PARTS
 
 # $(call multi_link,BUILD,LINKER,FLAGS,TOOL,PARTS): the link rule of
 # such a tool in one build ($(B), $(B)/asan or $(B)/clang).

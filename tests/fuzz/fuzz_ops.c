@@ -4,12 +4,13 @@
  * checks of the trace (ids, dependencies, matching of collectives and
  * of sends with receives, deadlocks) and the expansion into tasks.
  *
- * No library function reads ops: tools/dagbuild.c does, and it stops
- * on bad input with die(), which exits.  So this file includes
- * dagbuild.c with die() renamed to fuzz_die() for this translation
- * unit only: fuzz_die() returns to the target by longjmp, the target
- * frees what dagbuild held and the input counts as refused.  lib/die
- * is untouched; so is dagbuild.c.  What a refused input had allocated
+ * No library function reads ops: tools/dagbuild.c and its parts
+ * (dagbuild_match.c, dagbuild_expand.c) do, and they stop on bad input
+ * with die(), which exits.  So this file includes the three with die()
+ * renamed to fuzz_die() for this translation unit only: fuzz_die()
+ * returns to the target by longjmp, the target frees what dagbuild held
+ * and the input counts as refused.  lib/die is untouched; so are the
+ * tool's files.  What a refused input had allocated
  * inside one of dagbuild's functions is lost on the way out, so leak
  * detection is off for this target (__lsan_is_turned_off below).
  */
@@ -24,6 +25,8 @@
 #define main	dagbuild_main
 int	dagbuild_main(int, char **);
 #include "../../tools/dagbuild.c"
+#include "../../tools/dagbuild_match.c"
+#include "../../tools/dagbuild_expand.c"
 #undef die
 #undef main
 
