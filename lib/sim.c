@@ -1154,8 +1154,7 @@ sim_run(const struct dag *d, const struct net *net,
 	s.vlb = !s.ideal && sc != NULL && SCHED_TWO_HOP(sc->forwarding);
 	s.vlb_cap = s.vlb ? sc->vlb_cap : 0;
 	s.segfree = s.flfree = s.runfree = s.runopen = NONE;
-	/* runs, but where simskip may rewrite the queue (simq.h) */
-	s.runs_on = s.sc == NULL || !s.sc->periodic;
+	s.runs_on = 1;
 	s.seq = SEQ_FIRST;
 	s.canon = s.sc != NULL && s.sc->periodic &&
 	    opt->replay == SIMCTL_NONE;

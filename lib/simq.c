@@ -75,7 +75,8 @@ simq_push(struct sim *s, uint64_t t, uint64_t seq, uint64_t val, int chain)
 		    heap_push(&s->h, t, seq, RUN_TAG | r) != 0)
 			return -1;
 		s->runopen = r;
-	}
+	} else
+		s->qextra++;
 	return run_add(s, s->runopen, val);
 }
 
@@ -99,6 +100,7 @@ simq_pop(struct sim *s, struct heap_item *out)
 	u = &s->runs[r];
 	*out = (struct heap_item){ top->key, top->seq, u->v[u->cur++] };
 	if (u->cur < u->n) {
+		s->qextra--;
 		top->seq++;
 		heap_fix_top(&s->h);
 		return 1;
@@ -109,6 +111,46 @@ simq_pop(struct sim *s, struct heap_item *out)
 	u->next = s->runfree;
 	s->runfree = r;
 	return 1;
+}
+
+/*
+ * Every run's events back in the heap as items of their own, each with
+ * its own number: the order does not change.
+ */
+int
+simq_flatten(struct sim *s)
+{
+	size_t i;
+	uint32_t r, j;
+
+	s->runopen = NONE;
+	s->qlast_set = 0;
+	s->qextra = 0;
+	for (i = 0; i < s->h.n;) {
+		struct heap_item it = s->h.a[i];
+		struct simrun *u;
+
+		if (!is_run(&it)) {
+			i++;
+			continue;
+		}
+		r = (uint32_t)it.val;
+		u = &s->runs[r];
+		s->h.a[i] = (struct heap_item){ it.key, it.seq, u->v[u->cur] };
+		for (j = u->cur + 1; j < u->n; j++)
+			if (heap_push(&s->h, it.key, it.seq + (j - u->cur),
+			    u->v[j]) != 0)
+				return -1;
+		u->next = s->runfree;
+		s->runfree = r;
+	}
+	return 0;
+}
+
+size_t
+simq_len(const struct sim *s)
+{
+	return s->h.n + s->qextra;
 }
 
 void

@@ -7,6 +7,7 @@
 #include "heap.h"
 #include "mem.h"
 #include "sched.h"
+#include "simq.h"
 #include "simskip.h"
 #include "simslot.h"
 #include "simstate.h"
@@ -104,6 +105,10 @@ periods(struct sim *s, uint64_t t1)
 
 	if (s->nfl != k->nf)
 		return 0;
+	if (simq_flatten(s) != 0) {
+		sim_fail(s, "out of memory");
+		return 0;
+	}
 	for (i = 0; i < s->nfl; i++) {
 		const struct flow *f = &s->fl[i];
 		const struct fsnap *o = &k->f[i];
@@ -169,7 +174,8 @@ requeue(struct sim *s, uint64_t shift)
 	struct simskip *k = s->skip;
 	size_t i, m = 0;
 
-	if (mem_grow(&k->tmp, &k->tcap, s->h.n + 1, sizeof(*k->tmp)) != 0) {
+	if (simq_flatten(s) != 0 ||
+	    mem_grow(&k->tmp, &k->tcap, s->h.n + 1, sizeof(*k->tmp)) != 0) {
 		sim_fail(s, "out of memory");
 		return -1;
 	}
@@ -326,7 +332,7 @@ compact(struct sim *s)
 	u128 live = (u128)s->nfl + s->sc->nc + s->computing + s->arriving +
 	    s->planned;
 
-	if (s->h.n <= 2 * live + 1024)
+	if (simq_len(s) <= 2 * live + 1024)
 		return 0;
 	return requeue(s, 0);
 }

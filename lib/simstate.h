@@ -188,6 +188,7 @@ struct sim {
 	struct simrun		*runs;
 	size_t			 nruns, runcap;
 	uint32_t		 runfree, runopen;
+	size_t			 qextra;	/* events in runs, less one a run */
 	uint64_t		 qlast_key, qlast_seq;	/* the last push */
 	int			 qlast_set, runs_on;
 };
