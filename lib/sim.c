@@ -255,13 +255,18 @@ flow_unlink(struct sim *s, uint32_t i)
 }
 
 /* Work done since t0 is credited; bytes go to the switches carrying it. */
-static void
+static inline void
 flow_advance(struct sim *s, struct flow *f)
 {
-	u128 w = (u128)f->rate * (s->now - f->t0);
+	u128 w;
 	uint32_t sw, k = 0, ns = s->net->switches;
 	const struct pair *p = &s->pr[f->pair];
 
+	if (f->rate == 0) {		/* nothing sent since t0 */
+		f->t0 = s->now;
+		return;
+	}
+	w = (u128)f->rate * (s->now - f->t0);
 	if (w > f->work)
 		w = f->work;
 	f->work -= w;
@@ -284,10 +289,7 @@ sim_flow_rate(struct sim *s, uint32_t i, uint64_t rate)
 {
 	struct flow *f = &s->fl[i];
 
-	if (f->rate > 0)
-		flow_advance(s, f);
-	else
-		f->t0 = s->now;		/* nothing sent since t0 */
+	flow_advance(s, f);
 	if (rate > 0 && s->out->start[s->seg[f->seg].task] == UINT64_MAX)
 		s->out->start[s->seg[f->seg].task] = s->now;
 	if (f->rate == 0 && rate > 0)

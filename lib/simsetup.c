@@ -38,11 +38,7 @@ xalloc(struct sim *s, size_t n, size_t sz)
 {
 	void *p;
 
-	if (sz != 0 && n > SIZE_MAX / sz) {
-		sim_fail(s, "out of memory");
-		return NULL;
-	}
-	if ((p = malloc(n ? n * sz : sz)) == NULL)
+	if ((p = reallocarray(NULL, n ? n : 1, sz)) == NULL)
 		sim_fail(s, "out of memory");
 	return p;
 }

@@ -214,7 +214,6 @@ op_deps(const struct ops *os, const struct op *o)
 	return o->ndep == 0 ? NULL : os->rawdep + o->dep_off;
 }
 
-
 static uint32_t
 count_gpus(const struct build *b)
 {

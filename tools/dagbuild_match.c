@@ -31,7 +31,6 @@ cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-
 /* Sort a dependency list and drop repeats; returns the new count. */
 static uint32_t
 uniq64(uint64_t *v, uint32_t n)

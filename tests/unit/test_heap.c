@@ -34,6 +34,37 @@ pick(uint64_t *st, uint64_t range)
 }
 
 /*
+ * Pop the least item, which must be ref[0] of the sorted reference, and
+ * take it off the reference.
+ */
+static int
+pop_least(struct heap *h, struct heap_item *ref, size_t *nref)
+{
+	struct heap_item it;
+	size_t j;
+	int good = heap_pop(h, &it) && cmp_item(&it, &ref[0]) == 0;
+
+	for (j = 1; j < *nref; j++)
+		ref[j - 1] = ref[j];
+	(*nref)--;
+	return good;
+}
+
+/* Pop the rest: the reference's items in order, then nothing. */
+static int
+drain(struct heap *h, struct heap_item *ref, size_t nref)
+{
+	struct heap_item it;
+	size_t j;
+	int good = 1;
+
+	qsort(ref, nref, sizeof(*ref), cmp_item);
+	for (j = 0; j < nref && good; j++)
+		good = heap_pop(h, &it) && cmp_item(&it, &ref[j]) == 0;
+	return good && !heap_pop(h, &it);
+}
+
+/*
  * n pushes, each followed by a pop with probability 1/3, then pops to
  * the end; every pop must give the least item of the reference.
  */
@@ -41,8 +72,8 @@ static int
 run(uint64_t seed, size_t n, uint64_t range)
 {
 	struct heap h;
-	struct heap_item *ref = calloc(n, sizeof(*ref)), it;
-	size_t nref = 0, i, j;
+	struct heap_item *ref = calloc(n, sizeof(*ref));
+	size_t nref = 0, i;
 	uint64_t st = seed;
 	int good = 1;
 
@@ -56,16 +87,9 @@ run(uint64_t seed, size_t n, uint64_t range)
 		if (splitmix_next(&st) % 3 != 0)
 			continue;
 		qsort(ref, nref, sizeof(*ref), cmp_item);
-		good = good && heap_pop(&h, &it) &&
-		    cmp_item(&it, &ref[0]) == 0;
-		for (j = 1; j < nref; j++)
-			ref[j - 1] = ref[j];
-		nref--;
+		good = pop_least(&h, ref, &nref) && good;
 	}
-	qsort(ref, nref, sizeof(*ref), cmp_item);
-	for (j = 0; j < nref && good; j++)
-		good = heap_pop(&h, &it) && cmp_item(&it, &ref[j]) == 0;
-	good = good && !heap_pop(&h, &it) && heap_peek(&h) == NULL;
+	good = good && drain(&h, ref, nref) && heap_peek(&h) == NULL;
 	heap_free(&h);
 	free(ref);
 	return good;
@@ -79,8 +103,8 @@ static int
 run_fix(uint64_t seed, size_t n, uint64_t range)
 {
 	struct heap h;
-	struct heap_item *ref = calloc(n, sizeof(*ref)), it;
-	size_t nref = 0, i, j;
+	struct heap_item *ref = calloc(n, sizeof(*ref));
+	size_t nref = 0, i;
 	uint64_t st = seed;
 	int good = 1;
 
@@ -103,17 +127,10 @@ run_fix(uint64_t seed, size_t n, uint64_t range)
 			ref[0] = *top;
 			heap_fix_top(&h);
 			qsort(ref, nref, sizeof(*ref), cmp_item);
-		} else if (r == 1) {
-			good = good && heap_pop(&h, &it) &&
-			    cmp_item(&it, &ref[0]) == 0;
-			for (j = 1; j < nref; j++)
-				ref[j - 1] = ref[j];
-			nref--;
-		}
+		} else if (r == 1)
+			good = pop_least(&h, ref, &nref) && good;
 	}
-	for (j = 0; j < nref && good; j++)
-		good = heap_pop(&h, &it) && cmp_item(&it, &ref[j]) == 0;
-	good = good && !heap_pop(&h, &it);
+	good = good && drain(&h, ref, nref);
 	heap_free(&h);
 	free(ref);
 	return good;
