@@ -290,8 +290,10 @@ sim_flow_rate(struct sim *s, uint32_t i, uint64_t rate)
 	struct flow *f = &s->fl[i];
 
 	flow_advance(s, f);
-	if (rate > 0 && s->out->start[s->seg[f->seg].task] == UINT64_MAX)
+	if (rate > 0 && !s->ts[s->seg[f->seg].task].started) {
+		s->ts[s->seg[f->seg].task].started = 1;
 		s->out->start[s->seg[f->seg].task] = s->now;
+	}
 	if (f->rate == 0 && rate > 0)
 		s->moving++;
 	if (f->rate > 0 && rate == 0)
@@ -317,7 +319,7 @@ try_compute(struct sim *s, uint32_t gi)
 	if (g->busy || g->next >= g->n)
 		return;
 	t = s->comp[g->off + g->next];
-	if (!s->ready[t])
+	if (!s->ts[t].ready)
 		return;
 	g->busy = 1;
 	s->computing++;
@@ -335,7 +337,7 @@ try_compute(struct sim *s, uint32_t gi)
 }
 
 static uint32_t
-seg_new(struct sim *s, uint32_t task, uint64_t bytes)
+seg_new(struct sim *s, uint32_t task, uint64_t bytes, uint32_t fdst)
 {
 	uint32_t i;
 
@@ -348,7 +350,7 @@ seg_new(struct sim *s, uint32_t task, uint64_t bytes)
 			return NONE;
 		i = (uint32_t)s->nseg++;
 	}
-	s->seg[i] = (struct seg){ task, NONE, bytes, s->d->t[task].dst, 0 };
+	s->seg[i] = (struct seg){ task, NONE, bytes, fdst, 0 };
 	return i;
 }
 
@@ -446,9 +448,8 @@ take(struct sim *s, uint32_t *head, uint32_t *tail, uint64_t max)
 
 	if (s->seg[h].bytes <= max)
 		return pop(s, head, tail);
-	if ((sg = seg_new(s, s->seg[h].task, max)) == NONE)
+	if ((sg = seg_new(s, s->seg[h].task, max, s->seg[h].fdst)) == NONE)
 		return NONE;
-	s->seg[sg].fdst = s->seg[*head].fdst;
 	s->seg[sg].relayed = s->seg[*head].relayed;
 	s->seg[*head].bytes -= max;
 	return sg;
@@ -606,7 +607,7 @@ plan_try(struct sim *s, uint32_t pi, uint32_t sw)
 		return;
 	}
 	t = s->pe[q->off + q->head].task;
-	if (!s->ready[t] || (s->ctl != NULL &&
+	if (!s->ts[t].ready || (s->ctl != NULL &&
 	    !simctl_is_up(s->ctl, simctl_circuit(s->ctl, t))))
 		return;
 	if (s->now < s->pe[q->off + q->head].start) {	/* not before its plan */
@@ -617,7 +618,8 @@ plan_try(struct sim *s, uint32_t pi, uint32_t sw)
 		}
 		return;
 	}
-	if ((sg = seg_new(s, t, s->d->t[t].amount)) == NONE ||
+	/* a planned transfer is sent whole: nothing of it is delivered */
+	if ((sg = seg_new(s, t, s->ts[t].left, p->dst)) == NONE ||
 	    (f = flow_new(s, sg, pi, (int32_t)sw)) == NONE)
 		return;
 	q->flow = f;
@@ -646,43 +648,44 @@ offer_around(struct sim *s, uint32_t g)
 static void
 transfer_ready(struct sim *s, uint32_t t)
 {
-	const struct dag_task *tk = &s->d->t[t];
-	uint32_t pi, sg, f;
+	/* its pair has its ends; none of its bytes is delivered yet */
+	uint32_t pi = s->ts[t].pair, sg, f;
+	uint32_t src = s->pr[pi].src, dst = s->pr[pi].dst;
+	uint64_t amount = s->ts[t].left;
 
-	s->g[tk->gpu].ready_bytes += tk->amount;
+	s->g[src].ready_bytes += amount;
 	if (simbuf_handed(s, t, 0))
-		s->g[tk->gpu].nic_bytes += tk->amount;
-	pi = s->tpair[t];
-	logev(s, "ready %u %u->%u %llu", t, tk->gpu, tk->dst,
-	    (unsigned long long)tk->amount);
+		s->g[src].nic_bytes += amount;
+	logev(s, "ready %u %u->%u %llu", t, src, dst,
+	    (unsigned long long)amount);
 	if (s->ideal) {
-		if ((sg = seg_new(s, t, tk->amount)) == NONE ||
+		if ((sg = seg_new(s, t, amount, dst)) == NONE ||
 		    (f = flow_new(s, sg, pi, -1)) == NONE)
 			return;
 		simideal_add(s, f);
-	} else if (s->plan_of[t] != NONE) {
+	} else if (s->ts[t].plan != NONE) {
 		simslot_pair(s, pi);
-		plan_try(s, pi, s->plan_of[t]);
+		plan_try(s, pi, s->ts[t].plan);
 	} else {
-		if ((sg = seg_new(s, t, tk->amount)) == NONE)
+		if ((sg = seg_new(s, t, amount, dst)) == NONE)
 			return;
 		append(s, &s->pr[pi].qhead, &s->pr[pi].qtail, sg);
-		queue_add(s, pi, tk->amount);
+		queue_add(s, pi, amount);
 		simslot_pair(s, pi);
 		if (s->vlb)
-			simslot_gpu(s, tk->gpu);
+			simslot_gpu(s, src);
 		pair_serve(s, pi);
 		if (s->vlb)
-			offer_around(s, tk->gpu);
+			offer_around(s, src);
 	}
-	simbuf_peak(s, tk->gpu);
+	simbuf_peak(s, src);
 }
 
 static void
 make_ready(struct sim *s, uint32_t t)
 {
-	s->ready[t] = 1;
-	if (s->d->t[t].kind == DAG_COMPUTE)
+	s->ts[t].ready = 1;
+	if (s->ts[t].kind == DAG_COMPUTE)
 		try_compute(s, s->d->t[t].gpu);
 	else
 		transfer_ready(s, t);
@@ -691,17 +694,17 @@ make_ready(struct sim *s, uint32_t t)
 static void
 task_done(struct sim *s, uint32_t t)
 {
-	size_t i;
+	uint32_t i, end = s->ts[t + 1].succ;
 
 	s->out->end[t] = s->now;
 	if (s->now > s->out->makespan)
 		s->out->makespan = s->now;
-	if (s->now > s->out->step_end[s->d->t[t].step])
-		s->out->step_end[s->d->t[t].step] = s->now;
+	if (s->now > s->out->step_end[s->ts[t].step])
+		s->out->step_end[s->ts[t].step] = s->now;
 	s->done++;
 	logev(s, "done %u", t);
-	for (i = s->succ_off[t]; i < s->succ_off[t + 1]; i++)
-		if (--s->pending[s->succ[i]] == 0)
+	for (i = s->ts[t].succ; i < end; i++)
+		if (--s->ts[s->succ[i]].pending == 0)
 			make_ready(s, s->succ[i]);
 }
 
@@ -783,7 +786,7 @@ flow_end(struct sim *s, uint32_t fi)
 	}
 	if (!s->ideal && sw < 0)
 		pair_serve(s, pi);
-	if (!delivered || (s->left[t] -= bytes) > 0)
+	if (!delivered || (s->ts[t].left -= bytes) > 0)
 		return;
 	if (s->net->latency_ps > 0) {
 		s->arriving++;
@@ -969,8 +972,8 @@ deadlock(struct sim *s)
 		return;
 	}
 	for (i = 0; i < s->d->n; i++)
-		if (s->ready[i] && s->out->end[i] == 0 &&
-		    s->d->t[i].kind == DAG_TRANSFER && s->left[i] > 0)
+		if (s->ts[i].ready && s->out->end[i] == 0 &&
+		    s->d->t[i].kind == DAG_TRANSFER && s->ts[i].left > 0)
 			break;
 	if (i == s->d->n) {
 		sim_fail(s, "deadlock at %llu ps: %zu of %zu tasks done, none "
@@ -983,7 +986,7 @@ deadlock(struct sim *s)
 	    "(%u->%u, %llu bytes) waits for a circuit %u-%u%s that never "
 	    "comes", (unsigned long long)s->now, s->done, s->d->n, i,
 	    t->gpu, t->dst, (unsigned long long)t->amount, t->gpu, t->dst,
-	    s->plan_of != NULL && s->plan_of[i] != NONE ?
+	    s->ts[i].plan != NONE ?
 	    " on its planned switch" : "");
 }
 

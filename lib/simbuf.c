@@ -17,7 +17,7 @@ simbuf_handed(const struct sim *s, uint32_t task, int relayed)
 	case SIM_HOST_CIRCUIT:
 		return 0;
 	default:
-		return s->ideal || s->plan_of[task] == NONE;
+		return s->ideal || s->ts[task].plan == NONE;
 	}
 }
 

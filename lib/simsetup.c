@@ -59,8 +59,34 @@ last_pair(struct sim *s, uint32_t a, uint32_t b)
 }
 
 /*
+ * Successor lists in place: each task's count in its tstate becomes its
+ * list's end, and the lists are filled from the back, so that each ends
+ * at its start, successors in id order.  ts[n] closes the last one.
+ */
+static void
+fill_succ(struct sim *s)
+{
+	const struct dag *d = s->d;
+	size_t i, j, run = 0;
+
+	for (i = 0; i < d->n; i++) {
+		run += s->ts[i].succ;
+		s->ts[i].succ = (uint32_t)run;
+	}
+	s->ts[d->n] = (struct tstate){ .succ = (uint32_t)run };
+	for (i = d->n; i-- > 0;) {
+		const uint32_t *dep = d->dep + d->t[i].dep_off;
+
+		for (j = d->t[i].ndep; j-- > 0;)
+			s->succ[--s->ts[dep[j]].succ] = (uint32_t)i;
+	}
+}
+
+/*
  * Two passes over the tasks: count (dependencies, successors, compute
- * tasks per GPU, steps, tasks ready at once), then fill the lists.
+ * tasks per GPU, steps, tasks ready at once), then fill the lists.  A
+ * task's dependencies come before it (dag.h), so the successors of each
+ * are counted in its tstate, set already.
  */
 static int
 setup_tasks(struct sim *s)
@@ -71,13 +97,13 @@ setup_tasks(struct sim *s)
 	u128 total = 0;
 	char buf[48];
 
-	s->pending = xalloc(s, d->n, sizeof(*s->pending));
-	s->succ_off = zalloc(s, d->n + 2, sizeof(*s->succ_off));
+	if (d->ndep > UINT32_MAX) {
+		sim_fail(s, "%zu dependencies, more than 4294967295", d->ndep);
+		return -1;
+	}
+	s->ts = xalloc(s, d->n + 1, sizeof(*s->ts));
 	s->succ = xalloc(s, d->ndep, sizeof(*s->succ));
-	s->ready = zalloc(s, d->n, 1);
-	s->left = xalloc(s, d->n, sizeof(*s->left));
 	s->comp = xalloc(s, d->n, sizeof(*s->comp));
-	s->tpair = xalloc(s, d->n, sizeof(*s->tpair));
 	s->g = zalloc(s, gpus, sizeof(*s->g));
 	s->roots = xalloc(s, d->n, sizeof(*s->roots));
 	if (s->failed)
@@ -86,17 +112,18 @@ setup_tasks(struct sim *s)
 		const struct dag_task *t = &d->t[i];
 		const uint32_t *dep = d->dep + t->dep_off;
 
-		s->pending[i] = t->ndep;
+		s->ts[i] = (struct tstate){ .pending = t->ndep, .pair = NONE,
+		    .plan = NONE, .step = t->step, .kind = t->kind };
 		if (t->ndep == 0)
 			s->roots[s->nroots++] = (uint32_t)i;
 		for (j = 0; j < t->ndep; j++)
-			s->succ_off[dep[j] + 2]++;
+			s->ts[dep[j]].succ++;
 		if (t->step >= nsteps)
 			nsteps = t->step + 1U;
 		if (t->kind == DAG_COMPUTE)
 			s->g[t->gpu].n++;
 		else {
-			s->left[i] = t->amount;
+			s->ts[i].left = t->amount;
 			total += t->amount;
 		}
 	}
@@ -105,8 +132,7 @@ setup_tasks(struct sim *s)
 		    "18446744073709551615", units_fmt_u128(buf, sizeof(buf), total));
 		return -1;
 	}
-	for (i = 0; i < d->n; i++)
-		s->succ_off[i + 2] += s->succ_off[i + 1];
+	fill_succ(s);
 	for (gi = 1; gi < gpus; gi++)
 		s->g[gi].off = s->g[gi - 1].off + s->g[gi - 1].n;
 	for (gi = 0; gi < gpus; gi++) {
@@ -117,15 +143,12 @@ setup_tasks(struct sim *s)
 	}
 	for (i = 0; i < d->n; i++) {
 		const struct dag_task *t = &d->t[i];
-		const uint32_t *dep = d->dep + t->dep_off;
 
-		for (j = 0; j < t->ndep; j++)
-			s->succ[s->succ_off[dep[j] + 1]++] = (uint32_t)i;
 		if (t->kind == DAG_COMPUTE) {
 			struct gpu *g = &s->g[t->gpu];
 
 			s->comp[g->off + g->n++] = (uint32_t)i;
-		} else if ((s->tpair[i] = last_pair(s, t->gpu, t->dst)) ==
+		} else if ((s->ts[i].pair = last_pair(s, t->gpu, t->dst)) ==
 		    NONE)
 			return -1;
 	}
@@ -175,7 +198,7 @@ plan_queues(struct sim *s, uint32_t npq)
 	if ((at = zalloc(s, (size_t)npq + 1, sizeof(*at))) == NULL)
 		return -1;
 	for (i = 0; i < n; i++)
-		at[s->pr[s->tpair[sc->p[i].task]].pq + sc->p[i].sw + 1]++;
+		at[s->pr[s->ts[sc->p[i].task].pair].pq + sc->p[i].sw + 1]++;
 	for (qi = 0; qi < npq; qi++) {
 		at[qi + 1] += at[qi];
 		s->pq[qi].off = at[qi];
@@ -183,7 +206,7 @@ plan_queues(struct sim *s, uint32_t npq)
 		s->pq[qi].flow = NONE;
 	}
 	for (i = 0; i < n; i++) {
-		qi = at[s->pr[s->tpair[sc->p[i].task]].pq + sc->p[i].sw]++;
+		qi = at[s->pr[s->ts[sc->p[i].task].pair].pq + sc->p[i].sw]++;
 		s->pe[qi] = (struct pentry){ sc->p[i].start, sc->p[i].task };
 	}
 	free(at);
@@ -205,11 +228,8 @@ setup_plans(struct sim *s)
 	uint32_t ns = s->net->switches, npq = 0;
 	size_t i;
 
-	s->plan_of = xalloc(s, s->d->n, sizeof(*s->plan_of));
-	s->pe = zalloc(s, sc->np, sizeof(*s->pe));
-	if (s->failed)
+	if ((s->pe = zalloc(s, sc->np, sizeof(*s->pe))) == NULL)
 		return -1;
-	memset(s->plan_of, 0xff, s->d->n * sizeof(*s->plan_of));
 	for (i = 0; i < sc->np; i++) {
 		const struct plan *p = &sc->p[i];
 		struct pair *pr;
@@ -220,12 +240,12 @@ setup_plans(struct sim *s)
 			    p->task);
 			return -1;
 		}
-		if (s->plan_of[p->task] != NONE) {
+		if (s->ts[p->task].plan != NONE) {
 			sim_fail(s, "task %u is planned twice", p->task);
 			return -1;
 		}
-		s->plan_of[p->task] = p->sw;
-		pr = &s->pr[s->tpair[p->task]];
+		s->ts[p->task].plan = p->sw;
+		pr = &s->pr[s->ts[p->task].pair];
 		if (pr->pq != NONE)
 			continue;
 		if (npq > UINT32_MAX - ns) {
@@ -348,14 +368,10 @@ simsetup_free(struct sim *s)
 	free(s->qleft);
 	free(s->qrate);
 	free(s->ifl);
-	free(s->pending);
-	free(s->succ_off);
+	free(s->ts);
 	free(s->succ);
-	free(s->ready);
-	free(s->left);
 	free(s->comp);
 	free(s->g);
-	free(s->plan_of);
 	free(s->pe);
 	free(s->pq);
 	free(s->seg);
@@ -363,7 +379,6 @@ simsetup_free(struct sim *s)
 	free(s->pr);
 	free(s->hkey);
 	free(s->hval);
-	free(s->tpair);
 	free(s->roots);
 	free(s->partner);
 	free(s->lastp);

@@ -168,7 +168,7 @@ wanting(const struct sim *s, const struct want *w)
 		const struct pqueue *q = &s->pq[p->pq + sw];
 
 		if (q->flow != NONE || (q->head < q->n &&
-		    s->ready[s->pe[q->off + q->head].task]))
+		    s->ts[s->pe[q->off + q->head].task].ready))
 			return 1;
 	}
 	return 0;

@@ -101,6 +101,24 @@ struct iflow {
 	uint32_t	mark;
 };
 
+/*
+ * A task's state in a run, in one place: an event touches these fields
+ * of a task together, and at millions of tasks each array of its own
+ * would cost a cache miss of its own.
+ */
+struct tstate {
+	uint64_t	left;		/* transfer: bytes undelivered */
+	uint32_t	pending;	/* dependencies not done */
+	uint32_t	pair;		/* transfer: its pair; compute: NONE */
+	uint32_t	plan;		/* transfer: its planned switch, or NONE */
+	uint32_t	succ;		/* its successors: s->succ[succ] up to
+					   s->succ[this[1].succ] */
+	uint16_t	step;		/* the DAG's */
+	uint8_t		ready;
+	uint8_t		kind;		/* the DAG's */
+	uint8_t		started;	/* out->start is set */
+};
+
 struct gpu {
 	uint32_t	off, n, next;	/* compute tasks in order */
 	int		busy;
@@ -130,12 +148,10 @@ struct sim {
 	uint64_t		 now, seq;
 	struct heap		 h;
 	/* tasks */
-	uint32_t		*pending, *succ, *comp, *plan_of;
-	size_t			*succ_off;
-	uint8_t			*ready;
+	struct tstate		*ts;		/* one more: its succ ends */
+	uint32_t		*succ, *comp;
 	uint32_t		*roots;		/* tasks without dependencies */
 	size_t			 nroots;
-	uint64_t		*left;		/* transfer bytes undelivered */
 	size_t			 done;
 	struct gpu		*g;
 	/* transfers */
@@ -151,7 +167,6 @@ struct sim {
 	uint64_t		 planned;	/* EV_PLANs pending */
 	struct pair		*pr;
 	size_t			 npr, prcap;
-	uint32_t		*tpair;		/* transfer -> its pair */
 	uint64_t		*hkey;		/* pair hash: key + 1, 0 empty */
 	uint32_t		*hval;
 	size_t			 hcap;
