@@ -12,6 +12,7 @@
 #include "sched.h"
 #include "sim.h"
 #include "simbuf.h"
+#include "simcirc.h"
 #include "simctl.h"
 #include "simfeed.h"
 #include "simideal.h"
@@ -39,9 +40,8 @@ sim_fail(struct sim *s, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* *x += b, or fail naming what passed 2^64-1. */
-static int
-add_u64(struct sim *s, uint64_t *x, uint64_t b, const char *what)
+int
+sim_add_u64(struct sim *s, uint64_t *x, uint64_t b, const char *what)
 {
 	if (!__builtin_add_overflow(*x, b, x))
 		return 0;
@@ -50,13 +50,8 @@ add_u64(struct sim *s, uint64_t *x, uint64_t b, const char *what)
 	return -1;
 }
 
-#define logev(s, ...) do {					\
-	if ((s)->opt->log != NULL)					\
-		logf_((s), __VA_ARGS__);				\
-} while (0)
-
-static void
-logf_(struct sim *s, const char *fmt, ...)
+void
+sim_logf(struct sim *s, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -325,7 +320,7 @@ try_compute(struct sim *s, uint32_t gi)
 	s->computing++;
 	s->out->gpu[gi].stall_ps += s->now - g->free_at;
 	s->out->start[t] = s->now;
-	logev(s, "compute-start %u gpu %u", t, gi);
+	sim_log(s, "compute-start %u gpu %u", t, gi);
 	if (s->d->t[t].amount > UINT64_MAX - s->now) {
 		sim_fail(s, "compute task %u ends after 18446744073709551615 ps: it "
 		    "starts at %llu ps and lasts %llu ps", t,
@@ -488,7 +483,7 @@ pair_serve(struct sim *s, uint32_t pi)
 		return;
 	p = &s->pr[pi];
 	p->flow = f;
-	logev(s, "send-start %u %u->%u", s->seg[sg].task, p->src, p->dst);
+	sim_log(s, "send-start %u %u->%u", s->seg[sg].task, p->src, p->dst);
 	simslot_pair(s, pi);
 	sim_flow_rate(s, f, pair_rate(s, &s->pr[pi]));
 }
@@ -574,13 +569,13 @@ offer(struct sim *s, uint32_t pi)
 	amount = s->seg[sg].bytes;
 	queue_sub(s, best, amount);
 	s->pr[rp].held += amount;
-	logev(s, "offer %u %u->%u for %u %llu", s->seg[sg].task, a, b,
+	sim_log(s, "offer %u %u->%u for %u %llu", s->seg[sg].task, a, b,
 	    s->seg[sg].fdst, (unsigned long long)amount);
 	return sg;
 }
 
-static void
-pair_update(struct sim *s, uint32_t pi)
+void
+sim_pair_update(struct sim *s, uint32_t pi)
 {
 	struct pair *p = &s->pr[pi];
 
@@ -590,8 +585,8 @@ pair_update(struct sim *s, uint32_t pi)
 		pair_serve(s, pi);
 }
 
-static void
-plan_try(struct sim *s, uint32_t pi, uint32_t sw)
+void
+sim_plan_try(struct sim *s, uint32_t pi, uint32_t sw)
 {
 	struct pair *p = &s->pr[pi];
 	struct pqueue *q = &s->pq[p->pq + sw];
@@ -624,7 +619,7 @@ plan_try(struct sim *s, uint32_t pi, uint32_t sw)
 		return;
 	q->flow = f;
 	s->pr[pi].pbusy++;
-	logev(s, "send-start %u %u->%u switch %u", t, p->src, p->dst, sw);
+	sim_log(s, "send-start %u %u->%u switch %u", t, p->src, p->dst, sw);
 	simslot_pair(s, pi);
 	sim_flow_rate(s, f, s->net->bandwidth_bps);
 }
@@ -656,7 +651,7 @@ transfer_ready(struct sim *s, uint32_t t)
 	s->g[src].ready_bytes += amount;
 	if (simbuf_handed(s, t, 0))
 		s->g[src].nic_bytes += amount;
-	logev(s, "ready %u %u->%u %llu", t, src, dst,
+	sim_log(s, "ready %u %u->%u %llu", t, src, dst,
 	    (unsigned long long)amount);
 	if (s->ideal) {
 		if ((sg = seg_new(s, t, amount, dst)) == NONE ||
@@ -665,7 +660,7 @@ transfer_ready(struct sim *s, uint32_t t)
 		simideal_add(s, f);
 	} else if (s->ts[t].plan != NONE) {
 		simslot_pair(s, pi);
-		plan_try(s, pi, s->ts[t].plan);
+		sim_plan_try(s, pi, s->ts[t].plan);
 	} else {
 		if ((sg = seg_new(s, t, amount, dst)) == NONE)
 			return;
@@ -702,7 +697,7 @@ task_done(struct sim *s, uint32_t t)
 	if (s->now > s->out->step_end[s->ts[t].step])
 		s->out->step_end[s->ts[t].step] = s->now;
 	s->done++;
-	logev(s, "done %u", t);
+	sim_log(s, "done %u", t);
 	for (i = s->ts[t].succ; i < end; i++)
 		if (--s->ts[s->succ[i]].pending == 0)
 			make_ready(s, s->succ[i]);
@@ -717,12 +712,12 @@ relay_arrive(struct sim *s, uint32_t sg, uint32_t at)
 	if ((rp = pair_find(s, at, s->seg[sg].fdst, 1)) == NONE)
 		return;
 	s->seg[sg].relayed = 1;
-	if (add_u64(s, &s->g[at].ready_bytes, s->seg[sg].bytes,
+	if (sim_add_u64(s, &s->g[at].ready_bytes, s->seg[sg].bytes,
 	    "the bytes a GPU holds"))
 		return;
 	s->g[at].nic_bytes += s->seg[sg].bytes;
 	append(s, &s->pr[rp].rhead, &s->pr[rp].rtail, sg);
-	logev(s, "relay %u at %u for %u", s->seg[sg].task, at,
+	sim_log(s, "relay %u at %u for %u", s->seg[sg].task, at,
 	    s->seg[sg].fdst);
 	simslot_pair(s, rp);
 	simbuf_peak(s, at);
@@ -753,17 +748,18 @@ flow_end(struct sim *s, uint32_t fi)
 
 	s->nstruct++;
 	flow_advance(s, f);
-	if (add_u64(s, &s->g[src].sent_bytes, bytes, "the bytes a GPU sends") ||
-	    add_u64(s, &s->out->gpu[src].bytes_sent, bytes,
+	if (sim_add_u64(s, &s->g[src].sent_bytes, bytes,
 	    "the bytes a GPU sends") ||
-	    add_u64(s, &s->out->bytes_sent, bytes, "the bytes sent"))
+	    sim_add_u64(s, &s->out->gpu[src].bytes_sent, bytes,
+	    "the bytes a GPU sends") ||
+	    sim_add_u64(s, &s->out->bytes_sent, bytes, "the bytes sent"))
 		return;
 	if (simbuf_handed(s, t, s->seg[sg].relayed))
 		s->g[src].nic_sent += bytes;
 	if (s->ideal)
 		simideal_remove(s, fi);
 	flow_unlink(s, fi);
-	logev(s, "sent %u %u->%u", t, src, dst);
+	sim_log(s, "sent %u %u->%u", t, src, dst);
 	if (s->seg[sg].relayed)
 		p->held -= bytes;
 	if (!s->ideal && sw >= 0) {
@@ -773,8 +769,8 @@ flow_end(struct sim *s, uint32_t fi)
 		q->head++;
 		p->pbusy--;
 		ctl_sent(s, t);
-		plan_try(s, pi, (uint32_t)sw);
-		pair_update(s, pi);
+		sim_plan_try(s, pi, (uint32_t)sw);
+		sim_pair_update(s, pi);
 	} else if (!s->ideal)
 		p->flow = NONE;
 	delivered = s->seg[sg].fdst == dst;
@@ -802,162 +798,7 @@ flow_end(struct sim *s, uint32_t fi)
 		task_done(s, t);
 }
 
-/* ---- circuits ---- */
-
-/*
- * The circuit counts as up from at (its pairs found or made first), to
- * go down at until; pis gets its pairs a->b and b->a.
- */
-static void
-circuit_set(struct sim *s, uint32_t ci, uint64_t at, uint64_t until,
-    uint32_t pis[2])
-{
-	const struct circuit *c = &s->sc->c[ci];
-	size_t base = (size_t)c->sw * s->net->gpus;
-	uint32_t la = s->lastp[base + c->a], lb = s->lastp[base + c->b];
-	uint32_t ends[2][2] = { { c->a, c->b }, { c->b, c->a } };
-	int j;
-
-	/* slot by slot, simslot_stats() counts them in closed form */
-	if (s->slot == NULL &&
-	    ((la != NONE && la != c->b) || (lb != NONE && lb != c->a)))
-		s->out->sw[c->sw].reconfigs++;
-	for (j = 0; j < 2; j++)
-		pis[j] = pair_find(s, ends[j][0], ends[j][1], s->vlb);
-	s->lastp[base + c->a] = c->b;
-	s->lastp[base + c->b] = c->a;
-	s->partner[base + c->a] = c->b;
-	s->partner[base + c->b] = c->a;
-	s->up_at[ci] = at;
-	if (s->slot == NULL && s->out->cup != NULL &&
-	    s->out->cup[ci] == UINT64_MAX)
-		s->out->cup[ci] = at;
-	logev(s, "circuit-up %u %u-%u", c->sw, c->a, c->b);
-	for (j = 0; j < 2; j++) {
-		if (pis[j] == NONE)
-			continue;
-		s->pr[pis[j]].up++;
-		s->pr[pis[j]].until = until;
-	}
-}
-
-void
-sim_circuit_up(struct sim *s, uint32_t ci, uint64_t until)
-{
-	uint32_t pis[2];
-	int j;
-
-	circuit_set(s, ci, s->now, until, pis);
-	for (j = 0; j < 2; j++) {
-		if (pis[j] == NONE)
-			continue;
-		if (s->pr[pis[j]].pq != NONE)
-			plan_try(s, pis[j], s->sc->c[ci].sw);
-		pair_update(s, pis[j]);
-	}
-}
-
-/*
- * Slot by slot: a circuit up since at, that no traffic waited for until
- * now, counts as up; nothing is served until the caller says.
- */
-void
-sim_circuit_on(struct sim *s, uint32_t ci, uint64_t at, uint64_t until)
-{
-	uint32_t pis[2];
-
-	circuit_set(s, ci, at, until, pis);
-}
-
-static void
-circuit_down(struct sim *s, uint32_t ci)
-{
-	const struct circuit *c = &s->sc->c[ci];
-	size_t base = (size_t)c->sw * s->net->gpus;
-	uint32_t ends[2][2] = { { c->a, c->b }, { c->b, c->a } }, pi;
-	int j;
-
-	logev(s, "circuit-down %u %u-%u", c->sw, c->a, c->b);
-	if (s->slot == NULL && s->out->cdown != NULL)
-		s->out->cdown[ci] = s->now;
-	if (s->slot == NULL)
-		add_u64(s, &s->out->sw[c->sw].up_ps, s->now - s->up_at[ci],
-		    "the circuit-up time of a switch (ps)");
-	s->up_at[ci] = UINT64_MAX;
-	for (j = 0; j < 2; j++) {
-		struct pair *p;
-
-		if ((pi = pair_find(s, ends[j][0], ends[j][1], 0)) == NONE)
-			continue;
-		p = &s->pr[pi];
-		if (p->pq != NONE && s->pq[p->pq + c->sw].flow != NONE &&
-		    s->fl[s->pq[p->pq + c->sw].flow].rate > 0) {
-			sim_flow_rate(s, s->pq[p->pq + c->sw].flow, 0);
-			p->pbusy--;
-		}
-		p->up--;
-		pair_update(s, pi);
-	}
-	/* a circuit set up at this same instant may own the port now */
-	if (s->partner[base + c->a] == c->b)
-		s->partner[base + c->a] = NONE;
-	if (s->partner[base + c->b] == c->a)
-		s->partner[base + c->b] = NONE;
-}
-
 /* ---- the run ---- */
-
-/* A circuit event past 2^64-1 ps never comes: deadlock() says why. */
-static void
-circuit_push(struct sim *s, u128 t, int kind, uint32_t ci)
-{
-	if (t > UINT64_MAX)
-		s->clipped = 1;
-	else
-		push(s, (uint64_t)t, kind, 0, ci);
-}
-
-/* Replay: circuits come and go as the controller says (simctl.h). */
-static void
-ctl_event(struct sim *s, int kind, uint32_t ci)
-{
-	uint32_t succ[2];
-	uint64_t at[2];
-	int j, m;
-
-	if (kind == EV_UP) {
-		m = simctl_up(s->ctl, ci, s->now, at);
-		sim_circuit_up(s, ci, UINT64_MAX);
-		if (m)
-			push(s, at[0], EV_DOWN, 0, ci);
-		return;
-	}
-	circuit_down(s, ci);
-	m = simctl_down(s->ctl, ci, s->now, succ, at);
-	for (j = 0; j < m; j++)
-		push(s, at[j], EV_UP, 0, succ[j]);
-}
-
-static void
-circuit_event(struct sim *s, int kind, uint32_t ci)
-{
-	const struct circuit *c = &s->sc->c[ci];
-	u128 base = s->sc->periodic ? (u128)s->cperiod[ci] * s->sc->period :
-	    0, t;
-
-	if (kind == EV_UP) {
-		t = c->to == SCHED_FOREVER ? UINT64_MAX : base + c->to;
-		sim_circuit_up(s, ci, t > UINT64_MAX ? UINT64_MAX : (uint64_t)t);
-		if (c->to != SCHED_FOREVER)
-			circuit_push(s, t, EV_DOWN, ci);
-		return;
-	}
-	circuit_down(s, ci);
-	if (s->sc->periodic) {
-		s->cperiod[ci]++;
-		circuit_push(s, base + s->sc->period + c->from, EV_UP, ci);
-	}
-}
 
 /* Name the first task that waits and why, when nothing can move. */
 static void
@@ -1058,17 +899,10 @@ event(struct sim *s, const struct heap_item *it)
 	case EV_PLAN:
 		s->pq[s->pr[idx].pq + ver].waiting = 0;
 		s->planned--;
-		plan_try(s, idx, ver);
+		sim_plan_try(s, idx, ver);
 		break;
 	default:
-		if (s->slot != NULL && kind == EV_UP)
-			simslot_fire(s, idx);
-		else if (s->slot != NULL)
-			circuit_down(s, idx);
-		else if (s->ctl != NULL)
-			ctl_event(s, kind, idx);
-		else
-			circuit_event(s, kind, idx);
+		simcirc_event(s, kind, idx);
 	}
 }
 
@@ -1123,7 +957,7 @@ finish(struct sim *s)
 		simslot_stats(s);
 	for (i = 0; s->sc != NULL && s->slot == NULL && i < s->sc->nc; i++)
 		if (s->up_at[i] < o->makespan)
-			add_u64(s, &o->sw[s->sc->c[i].sw].up_ps,
+			sim_add_u64(s, &o->sw[s->sc->c[i].sw].up_ps,
 			    o->makespan - s->up_at[i],
 			    "the circuit-up time of a switch (ps)");
 	for (g = 0; g < s->net->gpus; g++) {
@@ -1134,7 +968,7 @@ finish(struct sim *s)
 	}
 	for (g = 0; g < s->net->switches; g++) {
 		o->sw[g].bytes = (uint64_t)(s->swork[g] / WORK_BYTE);
-		add_u64(s, &o->reconfigs, o->sw[g].reconfigs,
+		sim_add_u64(s, &o->reconfigs, o->sw[g].reconfigs,
 		    "the reconfigurations");
 	}
 }

@@ -5,6 +5,7 @@
 
 #include "mem.h"
 #include "sched.h"
+#include "simcirc.h"
 #include "simslot.h"
 #include "simstate.h"
 

@@ -248,8 +248,7 @@ int	sim_grow(struct sim *, void *, size_t *, size_t, size_t);
 void	sim_flow_rate(struct sim *, uint32_t, uint64_t);
 /*
  * Queue an event (kind, index) at a time, with the next sequence number
- * (sim_push) or a given one; bring a circuit up now, or count one as up
- * since a time before now without serving anything.
+ * (sim_push) or a given one.
  */
 void	sim_push(struct sim *, uint64_t, int, uint32_t);
 void	sim_push_seq(struct sim *, uint64_t, int, uint32_t, uint64_t);
@@ -258,8 +257,22 @@ void	sim_push_seq(struct sim *, uint64_t, int, uint32_t, uint64_t);
  * NONE (not there, or out of memory with sim_fail() called).
  */
 uint32_t sim_pair_find(struct sim *, uint32_t, uint32_t, int);
-void	sim_circuit_up(struct sim *, uint32_t, uint64_t);
-void	sim_circuit_on(struct sim *, uint32_t, uint64_t, uint64_t);
+/*
+ * Pair pi: the head of its plan queue on switch sw started when it may
+ * (sim_plan_try), its unplanned flow re-rated or its queue served
+ * (sim_pair_update), after a change of its circuits.
+ */
+void	sim_plan_try(struct sim *, uint32_t, uint32_t);
+void	sim_pair_update(struct sim *, uint32_t);
+/* *x += b, or sim_fail() naming what passed 2^64-1 (what: a noun). */
+int	sim_add_u64(struct sim *, uint64_t *, uint64_t, const char *);
+/* A line of the event log (sim_opts.log) at s->now, when there is one. */
+void	sim_logf(struct sim *, const char *, ...)
+	    __attribute__((format(printf, 2, 3)));
+#define sim_log(s, ...) do {					\
+	if ((s)->opt->log != NULL)					\
+		sim_logf((s), __VA_ARGS__);				\
+} while (0)
 int	sim_cmp_pentry(const void *, const void *);
 
 #endif
