@@ -311,9 +311,8 @@ try_compute(struct sim *s, uint32_t gi)
 	struct gpu *g = &s->g[gi];
 	uint32_t t;
 
-	if (g->busy || g->next >= g->n)
+	if (g->busy || (t = g->cur) == NONE)
 		return;
-	t = s->comp[g->off + g->next];
 	if (!s->ts[t].ready)
 		return;
 	g->busy = 1;
@@ -882,7 +881,7 @@ event(struct sim *s, const struct heap_item *it)
 		g->busy = 0;
 		s->computing--;
 		g->free_at = s->now;
-		g->next++;
+		g->cur = s->ts[idx].nextc;
 		s->out->gpu[s->d->t[idx].gpu].busy_ps += s->d->t[idx].amount;
 		task_done(s, idx);
 		try_compute(s, s->d->t[idx].gpu);

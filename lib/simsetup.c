@@ -83,16 +83,43 @@ fill_succ(struct sim *s)
 }
 
 /*
- * Two passes over the tasks: count (dependencies, successors, compute
- * tasks per GPU, steps, tasks ready at once), then fill the lists.  A
- * task's dependencies come before it (dag.h), so the successors of each
- * are counted in its tstate, set already.
+ * Task i's state, counted among its dependencies' successors (they come
+ * before it, dag.h, so their states are set): a compute joins its GPU's
+ * list, a transfer finds its pair.
  */
+static int
+task_state(struct sim *s, size_t i)
+{
+	const struct dag_task *t = &s->d->t[i];
+	const uint32_t *dep = s->d->dep + t->dep_off;
+	struct gpu *g = &s->g[t->gpu];
+	uint32_t j;
+
+	s->ts[i] = (struct tstate){ .pending = t->ndep, .pair = NONE,
+	    .plan = NONE, .step = t->step, .kind = t->kind };
+	if (t->ndep == 0)
+		s->roots[s->nroots++] = (uint32_t)i;
+	for (j = 0; j < t->ndep; j++)
+		s->ts[dep[j]].succ++;
+	if (t->kind == DAG_TRANSFER) {
+		s->ts[i].left = t->amount;
+		s->ts[i].pair = last_pair(s, t->gpu, t->dst);
+		return s->ts[i].pair == NONE ? -1 : 0;
+	}
+	if (g->cur == NONE)
+		g->cur = (uint32_t)i;
+	else
+		s->ts[g->tail].nextc = (uint32_t)i;
+	g->tail = (uint32_t)i;
+	return 0;
+}
+
+/* One pass over the tasks, then their successor lists. */
 static int
 setup_tasks(struct sim *s)
 {
 	const struct dag *d = s->d;
-	size_t i, j;
+	size_t i;
 	uint32_t gpus = s->net->gpus, gi, nsteps = 1;
 	u128 total = 0;
 	char buf[48];
@@ -103,29 +130,20 @@ setup_tasks(struct sim *s)
 	}
 	s->ts = xalloc(s, d->n + 1, sizeof(*s->ts));
 	s->succ = xalloc(s, d->ndep, sizeof(*s->succ));
-	s->comp = xalloc(s, d->n, sizeof(*s->comp));
 	s->g = zalloc(s, gpus, sizeof(*s->g));
 	s->roots = xalloc(s, d->n, sizeof(*s->roots));
 	if (s->failed)
 		return -1;
+	for (gi = 0; gi < gpus; gi++)
+		s->g[gi] = (struct gpu){ .cur = NONE, .tail = NONE,
+		    .flows = NONE, .qpairs = NONE, .lpair = NONE };
 	for (i = 0; i < d->n; i++) {
-		const struct dag_task *t = &d->t[i];
-		const uint32_t *dep = d->dep + t->dep_off;
-
-		s->ts[i] = (struct tstate){ .pending = t->ndep, .pair = NONE,
-		    .plan = NONE, .step = t->step, .kind = t->kind };
-		if (t->ndep == 0)
-			s->roots[s->nroots++] = (uint32_t)i;
-		for (j = 0; j < t->ndep; j++)
-			s->ts[dep[j]].succ++;
-		if (t->step >= nsteps)
-			nsteps = t->step + 1U;
-		if (t->kind == DAG_COMPUTE)
-			s->g[t->gpu].n++;
-		else {
-			s->ts[i].left = t->amount;
-			total += t->amount;
-		}
+		if (d->t[i].step >= nsteps)
+			nsteps = d->t[i].step + 1U;
+		if (d->t[i].kind == DAG_TRANSFER)
+			total += d->t[i].amount;
+		if (task_state(s, i) != 0)
+			return -1;
 	}
 	if (total > UINT64_MAX) {
 		sim_fail(s, "the transfers total %s bytes, more than "
@@ -133,25 +151,6 @@ setup_tasks(struct sim *s)
 		return -1;
 	}
 	fill_succ(s);
-	for (gi = 1; gi < gpus; gi++)
-		s->g[gi].off = s->g[gi - 1].off + s->g[gi - 1].n;
-	for (gi = 0; gi < gpus; gi++) {
-		s->g[gi].n = 0;
-		s->g[gi].flows = NONE;
-		s->g[gi].qpairs = NONE;
-		s->g[gi].lpair = NONE;
-	}
-	for (i = 0; i < d->n; i++) {
-		const struct dag_task *t = &d->t[i];
-
-		if (t->kind == DAG_COMPUTE) {
-			struct gpu *g = &s->g[t->gpu];
-
-			s->comp[g->off + g->n++] = (uint32_t)i;
-		} else if ((s->ts[i].pair = last_pair(s, t->gpu, t->dst)) ==
-		    NONE)
-			return -1;
-	}
 	s->out->nsteps = nsteps;
 	s->out->step_end = zalloc(s, nsteps, sizeof(*s->out->step_end));
 	return s->failed ? -1 : 0;
@@ -370,7 +369,6 @@ simsetup_free(struct sim *s)
 	free(s->ifl);
 	free(s->ts);
 	free(s->succ);
-	free(s->comp);
 	free(s->g);
 	free(s->pe);
 	free(s->pq);

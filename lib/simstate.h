@@ -110,7 +110,10 @@ struct tstate {
 	uint64_t	left;		/* transfer: bytes undelivered */
 	uint32_t	pending;	/* dependencies not done */
 	uint32_t	pair;		/* transfer: its pair; compute: NONE */
-	uint32_t	plan;		/* transfer: its planned switch, or NONE */
+	union {
+		uint32_t plan;		/* transfer: its planned switch, or NONE */
+		uint32_t nextc;		/* compute: its GPU's next, or NONE */
+	};
 	uint32_t	succ;		/* its successors: s->succ[succ] up to
 					   s->succ[this[1].succ] */
 	uint16_t	step;		/* the DAG's */
@@ -120,7 +123,8 @@ struct tstate {
 };
 
 struct gpu {
-	uint32_t	off, n, next;	/* compute tasks in order */
+	uint32_t	cur, tail;	/* its next compute task (NONE: no more),
+					   its last (set-up) */
 	int		busy;
 	uint64_t	free_at;
 	uint64_t	ready_bytes, sent_bytes;
@@ -149,7 +153,7 @@ struct sim {
 	struct heap		 h;
 	/* tasks */
 	struct tstate		*ts;		/* one more: its succ ends */
-	uint32_t		*succ, *comp;
+	uint32_t		*succ;
 	uint32_t		*roots;		/* tasks without dependencies */
 	size_t			 nroots;
 	size_t			 done;
