@@ -227,13 +227,13 @@ setup_plans(struct sim *s)
 	uint32_t ns = s->net->switches, npq = 0;
 	size_t i;
 
-	if ((s->pe = zalloc(s, sc->np, sizeof(*s->pe))) == NULL)
+	if ((s->pe = xalloc(s, sc->np, sizeof(*s->pe))) == NULL)
 		return -1;
 	for (i = 0; i < sc->np; i++) {
 		const struct plan *p = &sc->p[i];
 		struct pair *pr;
 
-		if (p->task >= s->d->n || s->d->t[p->task].kind !=
+		if (p->task >= s->d->n || s->ts[p->task].kind !=
 		    DAG_TRANSFER) {
 			sim_fail(s, "plan for task %u, which is not a transfer",
 			    p->task);
