@@ -283,6 +283,14 @@ ring_ar() {
 	run ocssim < s.mp
 	assert_failure 1
 	assert_output 'ocssim: plan for task 0, which is not a transfer'
+	{ hdr; echo "$NET"; task 0 transfer '[]' '"src":0,"dst":1,"bytes":1'
+	  echo '{"type":"schedule","scheduler":"hand"}'
+	  echo '{"type":"circuit","switch":0,"a":0,"b":1,"from_ps":0}'
+	  echo '{"type":"plan","task":0,"switch":0,"start_ps":0}'
+	  echo '{"type":"plan","task":0,"switch":1,"start_ps":0}'; } | mk s.mp
+	run ocssim < s.mp
+	assert_failure 1
+	assert_output 'ocssim: task 0 is planned twice'
 }
 
 @test "ocssim: a transfer that can never be sent is a deadlock, named" {
