@@ -48,6 +48,30 @@ cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+size_t
+sort_uniq(void *v, size_t n, size_t sz, int (*cmp)(const void *,
+    const void *))
+{
+	char *c = v;
+	size_t i, k = 0;
+
+	if (n == 0)
+		return 0;
+	qsort(v, n, sz, cmp);
+	for (i = 0; i < n; i++)
+		if (k == 0 || cmp(c + (k - 1) * sz, c + i * sz) != 0)
+			memmove(c + k++ * sz, c + i * sz, sz);
+	return k;
+}
+
 static int
 has_dup(const uint32_t *v, uint32_t n)
 {

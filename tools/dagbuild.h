@@ -73,6 +73,10 @@ struct build {
 
 /* dagbuild.c */
 int		 cmp_u32(const void *, const void *);
+int		 cmp_u64(const void *, const void *);
+/* Sort n items of sz bytes by cmp and drop repeats; the new count. */
+size_t		 sort_uniq(void *, size_t, size_t,
+		    int (*)(const void *, const void *));
 uint64_t	*op_deps(const struct ops *, const struct op *);
 void		 opfail(const struct build *, const struct op *, const char *,
 		    const char *);

@@ -85,21 +85,6 @@ gather(struct build *b, const struct op *m, size_t n)
 	return n;
 }
 
-/* Sort and deduplicate scratch[0..n); returns the new count. */
-static size_t
-uniq(uint32_t *v, size_t n)
-{
-	size_t i, k = 0;
-
-	if (n == 0)
-		return 0;
-	qsort(v, n, sizeof(*v), cmp_u32);
-	for (i = 0; i < n; i++)
-		if (k == 0 || v[k - 1] != v[i])
-			v[k++] = v[i];
-	return k;
-}
-
 static uint32_t
 add_task(struct build *b, const struct dag_task *t, const uint32_t *dep,
     size_t n, uint32_t op, int32_t part)
@@ -161,7 +146,7 @@ expand_compute(struct build *b, struct op *m)
 	uint32_t id;
 
 	n = gather(b, m, 0);
-	n = uniq(b->scratch, n);
+	n = sort_uniq(b->scratch, n, sizeof(uint32_t), cmp_u32);
 	id = add_task(b, &t, b->scratch, n, (uint32_t)(m - b->ops.o), -1);
 	set_done(b, m, &id, 1);
 }
@@ -177,7 +162,7 @@ expand_p2p(struct build *b, const struct node *nd)
 
 	n = gather(b, s, 0);
 	n = gather(b, r, n);
-	n = uniq(b->scratch, n);
+	n = sort_uniq(b->scratch, n, sizeof(uint32_t), cmp_u32);
 	id = add_task(b, &t, b->scratch, n, nd->member[0], -1);
 	set_done(b, s, &id, 1);
 	set_done(b, r, &id, 1);
@@ -230,7 +215,7 @@ expand_coll(struct build *b, const struct node *nd, struct coll_plan *pl)
 		xgrow(&b->scratch, &b->scap, n + x->ndep, sizeof(uint32_t));
 		for (k = 0; k < x->ndep; k++)
 			b->scratch[n++] = base + pl->dep[x->dep_off + k];
-		n = uniq(b->scratch, n);
+		n = sort_uniq(b->scratch, n, sizeof(uint32_t), cmp_u32);
 		add_task(b, &t, b->scratch, n, nd->member[x->src],
 		    (int32_t)x->step);
 	}
@@ -250,7 +235,7 @@ expand_coll(struct build *b, const struct node *nd, struct coll_plan *pl)
 		 */
 		if (nf == 0) {
 			n = gather(b, m, 0);
-			n = uniq(b->scratch, n);
+			n = sort_uniq(b->scratch, n, sizeof(uint32_t), cmp_u32);
 			set_done(b, m, b->scratch, n);
 			continue;
 		}

@@ -23,29 +23,6 @@ cmp_idx(const void *a, const void *b)
 	return x->i < y->i ? -1 : x->i > y->i;
 }
 
-static int
-cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Sort a dependency list and drop repeats; returns the new count. */
-static uint32_t
-uniq64(uint64_t *v, uint32_t n)
-{
-	uint32_t i, k = 0;
-
-	if (n == 0)
-		return 0;
-	qsort(v, n, sizeof(*v), cmp_u64);
-	for (i = 0; i < n; i++)
-		if (k == 0 || v[k - 1] != v[i])
-			v[k++] = v[i];
-	return k;
-}
-
 /* Index of the op with this id in the sorted table, or -1. */
 static long
 find_id(const struct idx *ix, size_t n, uint64_t id)
@@ -89,7 +66,8 @@ resolve_deps(struct build *b)
 				opfail(b, o, "%s", "depends on itself");
 			os->rawdep[o->dep_off + j] = (uint64_t)k;
 		}
-		o->ndep = uniq64(op_deps(os, o), o->ndep);
+		o->ndep = (uint32_t)sort_uniq(op_deps(os, o), o->ndep,
+		    sizeof(uint64_t), cmp_u64);
 	}
 	free(ix);
 }
