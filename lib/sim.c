@@ -283,11 +283,12 @@ void
 sim_flow_rate(struct sim *s, uint32_t i, uint64_t rate)
 {
 	struct flow *f = &s->fl[i];
+	uint32_t t = s->seg[f->seg].task;
 
 	flow_advance(s, f);
-	if (rate > 0 && !s->ts[s->seg[f->seg].task].started) {
-		s->ts[s->seg[f->seg].task].started = 1;
-		s->out->start[s->seg[f->seg].task] = s->now;
+	if (rate > 0 && !s->ts[t].started) {
+		s->ts[t].started = 1;
+		s->out->start[t] = s->now;
 	}
 	if (f->rate == 0 && rate > 0)
 		s->moving++;
