@@ -75,6 +75,7 @@ struct ck_groups {
 	char		*file;
 	struct ck_group	*g;
 	size_t		 n, cap;
+	uint8_t		*seen;		/* parse's scratch, until it ends */
 };
 
 void	 ck_groups_read(const char *, struct ck_groups *);

@@ -590,9 +590,10 @@ ck_groups_parse(const char *file, const char *s, size_t n,
     struct ck_groups *gs)
 {
 	struct jp j = { file, s, n, 0 };
-	uint8_t *seen = xcalloc(1U << 17, 1);
 
+	/* in gs, so that ck_groups_free() frees it after a refusal too */
 	memset(gs, 0, sizeof(*gs));
+	gs->seen = xcalloc(1U << 17, 1);
 	gs->file = xstrdup(file);
 	jp_expect(&j, '{', "expected an object");
 	while (jp_peek(&j) != '}') {
@@ -603,10 +604,11 @@ ck_groups_parse(const char *file, const char *s, size_t n,
 		gs->g[gs->n].name = jp_string(&j);
 		gs->g[gs->n].off = j.i;
 		jp_expect(&j, ':', "expected :");
-		jp_group(&j, &gs->g[gs->n], seen);
+		jp_group(&j, &gs->g[gs->n], gs->seen);
 		gs->n++;
 	}
-	free(seen);
+	free(gs->seen);
+	gs->seen = NULL;
 	j.i++;
 	if (jp_peek(&j) != -1)
 		jp_fail(&j, "text after the object");
@@ -624,4 +626,5 @@ ck_groups_free(struct ck_groups *gs)
 	}
 	free(gs->g);
 	free(gs->file);
+	free(gs->seen);
 }
