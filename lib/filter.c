@@ -6,31 +6,36 @@
 #include "stream.h"
 
 /*
- * Records the quick function takes, straight from the buffer, each
- * passed through; 0 when it declines the next one (or none is
- * buffered), -1 when the stream refuses what it took.  Not once the end
- * record has been seen: a record after it is an error.
+ * The run of records the quick function takes, straight from the
+ * buffer, passed through in one write; 0 when it declines the next one
+ * (or none is buffered), -1 when the stream refuses what it took.  Not
+ * once the end record has been seen: a record after it is an error.
  */
 static int
 quick_run(struct stream_reader *rd, struct stream_writer *w,
     const struct header_end *end, const struct filter_quick *q)
 {
 	struct stream_limits lim;
-	struct stream_rec sr;
 	const uint8_t *p;
-	size_t n, len;
+	size_t n, len, run = 0;
+	uint64_t k = 0;
 
 	if (q == NULL || end->seen)
 		return 0;
 	stream_limits(rd, &lim);
-	for (;;) {
-		stream_peek(rd, &p, &n);
-		if (n == 0 || !q->fn(q->arg, p, n, &lim, &len))
-			return 0;
-		if (stream_accept(rd, len, &sr) != 1)
+	stream_peek(rd, &p, &n);
+	while (run < n && q->fn(q->arg, p + run, n - run, &lim, &len)) {
+		if (len == 0 || len > n - run)
 			return -1;
-		stream_write_raw(w, sr.raw, sr.rawlen);
+		run += len;
+		k++;
 	}
+	if (k == 0)
+		return 0;
+	if (stream_accept(rd, run, k) != 1)
+		return -1;
+	stream_write_raw(w, p, run);
+	return 0;
 }
 
 int

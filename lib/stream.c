@@ -419,11 +419,14 @@ stream_peek(const struct stream_reader *r, const uint8_t **p, size_t *n)
 }
 
 int
-stream_accept(struct stream_reader *r, size_t len, struct stream_rec *rec)
+stream_accept(struct stream_reader *r, size_t len, uint64_t nrec)
 {
-	if (r->failed || len == 0 || len > r->end - r->start)
+	if (r->failed || len == 0 || nrec == 0 || nrec > len ||
+	    len > r->end - r->start)
 		return -1;
-	return take(r, len, rec);
+	r->start += len;
+	r->count += nrec;
+	return 1;
 }
 
 const char *
@@ -480,13 +483,15 @@ writer_cb(void *data, const char *buf, size_t len)
 
 	if (w->err != 0)
 		return -1;
-	if (len > sizeof(w->buf) - w->len)
+	/* a large piece (a run of records passed through) goes straight */
+	if (len >= sizeof(w->buf) / 2) {
 		flush(w);
-	if (len >= sizeof(w->buf)) {
 		if (w->err == 0 && fwrite(buf, 1, len, w->fp) != len)
 			w->err = errno ? errno : EIO;
 		return w->err != 0 ? -1 : 0;
 	}
+	if (len > sizeof(w->buf) - w->len)
+		flush(w);
 	memcpy(w->buf + w->len, buf, len);
 	w->len += len;
 	return 0;

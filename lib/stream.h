@@ -21,13 +21,16 @@
  * byte of a record of its own kind may skip the scanner: stream_peek()
  * gives the bytes buffered from the next record on (none, part of a
  * record or many records; it reads nothing), stream_limits() the
- * reader's limits; stream_accept() then takes the first len of them as the next record,
- * as stream_next() would have returned it, type and all.  The caller
- * vouches that they are one whole map that the scanner would take, in
- * the limits (size, nesting, items); for anything else it calls
- * stream_next(), which reads more, frames and reports as always.
- * stream_accept() returns 1, or -1 (with nothing taken) when len is 0,
- * past the bytes buffered or the reader has failed.
+ * reader's limits; stream_accept() then takes the first len of them as
+ * the next nrec records, as if stream_next() had returned them one by
+ * one, and returns none of them: their bytes stay where stream_peek()
+ * showed them until the next stream_next().  The caller vouches that
+ * they are nrec whole maps that the scanner would take, each in the
+ * limits (size, nesting, items) and with a string "type" key; for
+ * anything else it calls stream_next(), which reads more, frames and
+ * reports as always.  stream_accept() returns 1, or -1 (with nothing
+ * taken) when len or nrec is 0, nrec is more than len, len is past the
+ * bytes buffered or the reader has failed.
  *
  * Writing.  A writer packs through msgpack-c into a buffer of its own
  * (STREAM_WBUF bytes), written to its FILE when full and at the close.
@@ -86,7 +89,7 @@ int	 stream_next(struct stream_reader *, struct stream_rec *);
 void	 stream_limits(const struct stream_reader *, struct stream_limits *);
 void	 stream_peek(const struct stream_reader *, const uint8_t **,
 	    size_t *);
-int	 stream_accept(struct stream_reader *, size_t, struct stream_rec *);
+int	 stream_accept(struct stream_reader *, size_t, uint64_t);
 const char *stream_error(const struct stream_reader *);
 int	 stream_failed(const struct stream_reader *);
 const char *stream_name(const struct stream_reader *);
