@@ -40,23 +40,54 @@ shape_lit(struct shape *sh, const char *k, size_t n)
 
 #define SHAPE_LIT(sh, k)	shape_lit((sh), (k), sizeof(k) - 1)
 
+/*
+ * The n bytes at k, encoded items (keys and values between two values
+ * of a record) compared as one block, with at least a byte after them;
+ * 0 else, without moving.
+ */
+static inline int
+shape_block(struct shape *sh, const char *k, size_t n)
+{
+	if ((size_t)(sh->end - sh->p) <= n || memcmp(sh->p, k, n) != 0)
+		return 0;
+	sh->p += n;
+	return 1;
+}
+
 static inline int
 shape_uint(struct shape *sh, uint64_t *v)
 {
-	size_t left = (size_t)(sh->end - sh->p);
-	unsigned c, b;
+	const uint8_t *p = sh->p;
+	size_t left = (size_t)(sh->end - p), b;
 
 	if (left == 0)
 		return -1;
-	if ((c = sh->p[0]) <= 0x7f) {
-		*v = c;
-		sh->p++;
+	if (p[0] <= 0x7f) {
+		*v = p[0];
+		sh->p = p + 1;
 		return 0;
 	}
-	if (c < 0xcc || c > 0xcf || left <= (b = 1U << (c - 0xcc)))
+	switch (p[0]) {	/* each width read whole */
+	case 0xcc:
+		b = 1;
+		break;
+	case 0xcd:
+		b = 2;
+		break;
+	case 0xce:
+		b = 4;
+		break;
+	case 0xcf:
+		b = 8;
+		break;
+	default:
 		return -1;
-	*v = mpk_be(sh->p + 1, b);
-	sh->p += 1 + b;
+	}
+	if (left <= b)
+		return -1;
+	*v = b == 1 ? p[1] : b == 2 ? mpk_be(p + 1, 2) : b == 4 ?
+	    mpk_be(p + 1, 4) : mpk_be(p + 1, 8);
+	sh->p = p + 1 + b;
 	return 0;
 }
 

@@ -164,17 +164,26 @@ hint(const struct fields *f, struct dag *d)
 	}
 }
 
-/* Field k, the i-th pair, an unsigned integer. */
-static inline int
-shape_u64(struct shape *sh, struct fields *f, int k, uint32_t i)
-{
-	f->seen |= BIT(k);
-	f->pos[k] = i;
-	return shape_uint(sh, &f->v[k]);
-}
+/*
+ * A record as taskfast_write() lays it out, read at one go into a
+ * task: a fixmap of 7 to 15 pairs, "type" first, then id, kind, deps,
+ * the kind's keys and step, then "op" or "name" in any order.  The keys
+ * (and the type and kind) between two values are compared as one block
+ * of bytes each.  Any other layout, or a value out of it (a signed
+ * integer, say), and the caller reads the record key by key.
+ */
+struct quick {
+	uint64_t	 id, a, b, amount, step;	/* a: gpu or src */
+	uint64_t	 ndep, maxdep;
+	uint32_t	*dep;
+	int		 kind;
+};
 
+#define BLOCK(sh, k)	shape_block((sh), (k), sizeof(k) - 1)
+
+/* The dependencies, in place in the dag's room for them. */
 static int
-shape_deps(struct shape *sh, struct fields *f, struct dag *d)
+quick_deps(struct shape *sh, struct quick *q, struct dag *d)
 {
 	uint64_t v, n;
 	uint32_t i;
@@ -189,25 +198,23 @@ shape_deps(struct shape *sh, struct fields *f, struct dag *d)
 	} else
 		return -1;
 	if (n > (size_t)(sh->end - sh->p) ||
-	    (f->dep = dag_dep_space(d, n)) == NULL)
+	    (q->dep = dag_dep_space(d, n)) == NULL)
 		return -1;
-	f->ndep = (uint32_t)n;
-	f->maxdep = 0;
+	q->ndep = n;
+	q->maxdep = 0;
 	for (i = 0; i < n; i++) {
-		if (shape_uint(sh, &v) != 0 || v >= UINT32_MAX)
+		if (shape_uint(sh, &v) != 0)
 			return -1;
-		f->dep[i] = (uint32_t)v;
-		if (v > f->maxdep)
-			f->maxdep = v;
+		q->dep[i] = (uint32_t)v;	/* checked: below the id */
+		if (v > q->maxdep)
+			q->maxdep = v;
 	}
-	f->seen |= BIT(F_DEPS);
-	f->pos[F_DEPS] = 3;
 	return 0;
 }
 
 /* After step: "op" (an integer) and "name" (a string), skipped. */
 static int
-shape_tail(struct shape *sh, uint32_t left)
+quick_tail(struct shape *sh, uint32_t left)
 {
 	uint64_t v;
 	size_t len;
@@ -234,50 +241,82 @@ shape_tail(struct shape *sh, uint32_t left)
 	return 0;
 }
 
+static int
+quick_transfer(struct shape *sh, struct quick *q)
+{
+	if (sh->pairs < 8 || !BLOCK(sh, "\xa3" "src") ||
+	    shape_uint(sh, &q->a) != 0 || !BLOCK(sh, "\xa3" "dst") ||
+	    shape_uint(sh, &q->b) != 0 || !BLOCK(sh, "\xa5" "bytes") ||
+	    shape_uint(sh, &q->amount) != 0 || !BLOCK(sh, "\xa4" "step") ||
+	    shape_uint(sh, &q->step) != 0)
+		return -1;
+	return quick_tail(sh, sh->pairs - 8);
+}
+
+static int
+quick_compute(struct shape *sh, struct quick *q)
+{
+	q->b = 0;
+	if (!BLOCK(sh, "\xa3" "gpu") || shape_uint(sh, &q->a) != 0 ||
+	    !BLOCK(sh, "\xab" "duration_ps") ||
+	    shape_uint(sh, &q->amount) != 0 || !BLOCK(sh, "\xa4" "step") ||
+	    shape_uint(sh, &q->step) != 0)
+		return -1;
+	return quick_tail(sh, sh->pairs - 7);
+}
+
+/* On success sh->p is at the end of the record. */
+static int
+quick_read(struct shape *sh, struct quick *q, struct dag *d)
+{
+	if (!shape_map(sh, 7) ||
+	    !BLOCK(sh, "\xa4" "type" "\xa4" "task" "\xa2" "id") ||
+	    shape_uint(sh, &q->id) != 0)
+		return -1;
+	if (BLOCK(sh, "\xa4" "kind" "\xa8" "transfer" "\xa4" "deps")) {
+		q->kind = DAG_TRANSFER;
+		return quick_deps(sh, q, d) != 0 ? -1 : quick_transfer(sh, q);
+	}
+	if (!BLOCK(sh, "\xa4" "kind" "\xa7" "compute" "\xa4" "deps"))
+		return -1;
+	q->kind = DAG_COMPUTE;
+	return quick_deps(sh, q, d) != 0 ? -1 : quick_compute(sh, q);
+}
+
 /*
- * The record as taskfast_write() lays it out, read at one go: a map of
- * 7 to 10 pairs, "type" first, then id, kind, deps, the kind's keys and
- * step, each a fixstr key, then "op" or "name" in any order.  Fills f
- * as the loop in any_order() would; -1 for any other layout or any
- * value out of it (a signed integer, say), and any_order() reads it.
- * On success sh->p is at the end of the record.
+ * The checks of taskio_read(), then the task added, with the hints
+ * that reader leaves (where it found each key: fixed by the layout).
  */
 static int
-shape_read(struct shape *sh, struct fields *f, struct dag *d)
+quick_add(const struct quick *q, struct dag *d, uint32_t gpus)
 {
-	uint32_t n;
+	struct dag_task t = { 0 };
+	uint32_t *h = d->hint[q->kind];
 
-	if (!shape_map(sh, 7))
+	if (q->step > DAG_MAX_STEP || q->id != d->n ||
+	    (q->ndep > 0 && q->maxdep >= q->id) || q->a >= gpus)
 		return -1;
-	n = sh->pairs;
-	if (!SHAPE_LIT(sh, "type") || !SHAPE_LIT(sh, "task") ||
-	    !SHAPE_LIT(sh, "id") || shape_u64(sh, f, F_ID, 1) != 0 ||
-	    !SHAPE_LIT(sh, "kind"))
+	if (q->kind == DAG_TRANSFER && (q->b >= gpus || q->b == q->a))
 		return -1;
-	f->seen |= BIT(F_KIND);
-	f->pos[F_KIND] = 2;
-	if (SHAPE_LIT(sh, "compute"))
-		f->kind = DAG_COMPUTE;
-	else if (SHAPE_LIT(sh, "transfer") && n >= 8)
-		f->kind = DAG_TRANSFER;
-	else
+	t.kind = (uint8_t)q->kind;
+	t.step = (uint16_t)q->step;
+	t.gpu = (uint32_t)q->a;
+	t.dst = (uint32_t)q->b;
+	t.amount = q->amount;
+	if (dag_add(d, &t, q->dep, q->ndep) != 0)
 		return -1;
-	if (!SHAPE_LIT(sh, "deps") || shape_deps(sh, f, d) != 0)
-		return -1;
-	if (f->kind == DAG_COMPUTE) {
-		if (!SHAPE_LIT(sh, "gpu") || shape_u64(sh, f, F_GPU, 4) != 0 ||
-		    !SHAPE_LIT(sh, "duration_ps") ||
-		    shape_u64(sh, f, F_DUR, 5) != 0 || !SHAPE_LIT(sh, "step") ||
-		    shape_u64(sh, f, F_STEP, 6) != 0)
-			return -1;
-		return shape_tail(sh, n - 7);
+	h[0] = 1;
+	h[1] = 2;
+	h[2] = 3;
+	h[4] = 4;
+	h[5] = 5;
+	if (q->kind == DAG_COMPUTE)
+		h[3] = 6;
+	else {
+		h[3] = 7;
+		h[6] = 6;
 	}
-	if (!SHAPE_LIT(sh, "src") || shape_u64(sh, f, F_SRC, 4) != 0 ||
-	    !SHAPE_LIT(sh, "dst") || shape_u64(sh, f, F_DST, 5) != 0 ||
-	    !SHAPE_LIT(sh, "bytes") || shape_u64(sh, f, F_BYTES, 6) != 0 ||
-	    !SHAPE_LIT(sh, "step") || shape_u64(sh, f, F_STEP, 7) != 0)
-		return -1;
-	return shape_tail(sh, n - 8);
+	return 0;
 }
 
 /* The keys in any order, each read by its type. */
@@ -315,12 +354,12 @@ taskfast_quick(const uint8_t *p, size_t n, const struct stream_limits *lim,
     struct dag *d, uint32_t gpus, size_t *len)
 {
 	struct shape sh = { p, p + n, 0 };
-	struct fields f;
+	struct quick q;
 
-	f.seen = 0;
-	f.ndep = 0;
-	if (shape_read(&sh, &f, d) != 0 || !shape_fits(&sh, p, lim, 2,
-	    sh.pairs > f.ndep ? sh.pairs : f.ndep) || add(&f, d, gpus) != 0)
+	q.ndep = 0;
+	if (quick_read(&sh, &q, d) != 0 || !shape_fits(&sh, p, lim, 2,
+	    sh.pairs > q.ndep ? sh.pairs : q.ndep) ||
+	    quick_add(&q, d, gpus) != 0)
 		return -1;
 	*len = (size_t)(sh.p - p);
 	return 0;
@@ -330,18 +369,18 @@ int
 taskfast_read(const struct rec *r, struct dag *d, uint32_t gpus)
 {
 	struct shape sh = { r->src.raw, r->src.raw + r->src.rawlen, 0 };
+	struct quick q;
 	struct fields f;
 
 	if (rec_failed(r))
 		return 1;
+	q.ndep = 0;
+	if (quick_read(&sh, &q, d) == 0 && sh.p == sh.end)
+		return quick_add(&q, d, gpus) != 0;
 	f.seen = 0;
 	f.ndep = 0;
-	if (shape_read(&sh, &f, d) != 0 || sh.p != sh.end) {
-		f.seen = 0;
-		f.ndep = 0;
-		if (any_order(r, &f, d) != 0)
-			return 1;
-	}
+	if (any_order(r, &f, d) != 0)
+		return 1;
 	return add(&f, d, gpus) != 0;
 }
 
