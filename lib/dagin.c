@@ -78,22 +78,23 @@ take(void *p, const struct stream_rec *sr)
 }
 
 /*
- * Task records as dagbuild writes them, straight from the buffer; then
- * the tool's quick function.
+ * A run of task records as dagbuild writes them, straight from the
+ * buffer; else the tool's quick function's run.
  */
-static int
+static size_t
 quick(void *p, const uint8_t *b, size_t n, const struct stream_limits *lim,
     size_t *len)
 {
 	struct reading *rd = p;
 	struct dagin *in = rd->in;
+	size_t k;
 
 	if (!in->have_net)
 		return 0;
-	if (taskfast_quick(b, n, lim, &in->dag, in->net.gpus, len) == 0)
-		return 1;
-	return in->quick.fn != NULL && in->quick.fn(in->quick.arg, b, n, lim,
-	    len);
+	if ((k = taskfast_run(b, n, lim, &in->dag, in->net.gpus, len)) > 0)
+		return k;
+	return in->quick.fn != NULL ? in->quick.fn(in->quick.arg, b, n, lim,
+	    len) : 0;
 }
 
 int

@@ -12,10 +12,11 @@
  * struct owns its dag; dagin_free() releases it.
  *
  * Task records laid out as dagbuild writes them are read straight from
- * the reader's buffer (filter_run_quick(), taskfast_quick()); records
+ * the reader's buffer (filter_run_quick(), taskfast_run()); records
  * it does not take so, the struct's quick function (when set, and the
- * net has been read) may take the same way: it must do with a record
- * exactly what the tool's function would (see filter.h), or decline.
+ * net has been read) may take the same way, a run at a time: it must do
+ * with each record exactly what the tool's function would (see
+ * filter.h), or decline.
  *
  * dagin_unscheduled() is such a function for a scheduler's input: it
  * refuses a schedule, circuit, plan or solve record (the stream holds a

@@ -6,7 +6,7 @@
 #include "stream.h"
 
 /*
- * The run of records the quick function takes, straight from the
+ * The runs of records the quick function takes, straight from the
  * buffer, passed through in one write; 0 when it declines the next one
  * (or none is buffered), -1 when the stream refuses what it took.  Not
  * once the end record has been seen: a record after it is an error.
@@ -17,18 +17,19 @@ quick_run(struct stream_reader *rd, struct stream_writer *w,
 {
 	struct stream_limits lim;
 	const uint8_t *p;
-	size_t n, len, run = 0;
+	size_t n, len, run = 0, took;
 	uint64_t k = 0;
 
 	if (q == NULL || end->seen)
 		return 0;
 	stream_limits(rd, &lim);
 	stream_peek(rd, &p, &n);
-	while (run < n && q->fn(q->arg, p + run, n - run, &lim, &len)) {
-		if (len == 0 || len > n - run)
+	while (run < n &&
+	    (took = q->fn(q->arg, p + run, n - run, &lim, &len)) > 0) {
+		if (len < took || len > n - run)
 			return -1;
 		run += len;
-		k++;
+		k += took;
 	}
 	if (k == 0)
 		return 0;

@@ -9,15 +9,17 @@
  * message in the caller's buffer.
  *
  * filter_run_quick() is filter_run() with a quicker way for the
- * commonest records: before each record it offers the quick function
- * the bytes buffered from there on (stream_peek()) and the reader's
- * limits (stream_limits()).  The function either reads a whole record
- * from their start, checks every byte of it (as stream_accept() asks),
- * does with it what fn would have done, sets *len to its size and
- * returns 1 (the record is then passed through, as fn's 1 would), or
- * returns 0, having changed nothing, and the record goes the usual
- * way.  It is not offered records once the stream's end record has
- * been seen.
+ * commonest records: before a record it offers the quick function the
+ * bytes buffered from there on (stream_peek()) and the reader's limits
+ * (stream_limits()).  The function reads a run of whole records from
+ * their start, as many as it takes one after another, checks every
+ * byte of each (as stream_accept() asks), does with each what fn would
+ * have done, sets *len to their size and returns how many (they are
+ * then passed through, as fn's 1 would, in one write); at the first
+ * record it does not take it stops, having changed nothing for that
+ * one.  It is offered the bytes after its run again, and when it takes
+ * none, returning 0, the next record goes the usual way.  It is not
+ * offered records once the stream's end record has been seen.
  */
 #ifndef FILTER_H
 #define FILTER_H
@@ -29,7 +31,7 @@
 #include "stream.h"
 
 struct filter_quick {
-	int	(*fn)(void *, const uint8_t *, size_t,
+	size_t	(*fn)(void *, const uint8_t *, size_t,
 		    const struct stream_limits *, size_t *);
 	void	*arg;
 };

@@ -54,11 +54,17 @@ shape_block(struct shape *sh, const char *k, size_t n)
 	return 1;
 }
 
+#define SHAPE_BLOCK(sh, k)	shape_block((sh), (k), sizeof(k) - 1)
+
+/* The block k, then an unsigned integer into *v. */
+#define SHAPE_FIELD(sh, k, v)	(SHAPE_BLOCK((sh), k) && \
+				    shape_uint((sh), (v)) == 0)
+
 static inline int
 shape_uint(struct shape *sh, uint64_t *v)
 {
 	const uint8_t *p = sh->p;
-	size_t left = (size_t)(sh->end - p), b;
+	size_t left = (size_t)(sh->end - p);
 
 	if (left == 0)
 		return -1;
@@ -69,26 +75,31 @@ shape_uint(struct shape *sh, uint64_t *v)
 	}
 	switch (p[0]) {	/* each width read whole */
 	case 0xcc:
-		b = 1;
-		break;
+		if (left <= 1)
+			return -1;
+		*v = p[1];
+		sh->p = p + 2;
+		return 0;
 	case 0xcd:
-		b = 2;
-		break;
+		if (left <= 2)
+			return -1;
+		*v = mpk_be(p + 1, 2);
+		sh->p = p + 3;
+		return 0;
 	case 0xce:
-		b = 4;
-		break;
+		if (left <= 4)
+			return -1;
+		*v = mpk_be(p + 1, 4);
+		sh->p = p + 5;
+		return 0;
 	case 0xcf:
-		b = 8;
-		break;
-	default:
-		return -1;
+		if (left <= 8)
+			return -1;
+		*v = mpk_be(p + 1, 8);
+		sh->p = p + 9;
+		return 0;
 	}
-	if (left <= b)
-		return -1;
-	*v = b == 1 ? p[1] : b == 2 ? mpk_be(p + 1, 2) : b == 4 ?
-	    mpk_be(p + 1, 4) : mpk_be(p + 1, 8);
-	sh->p = p + 1 + b;
-	return 0;
+	return -1;
 }
 
 /*

@@ -81,54 +81,66 @@ schedfast_read_circuit(const struct rec *r, struct schedule *s,
 	return add_circuit(s, n, v) != 0;
 }
 
-/* A plan as schedfast_write_plan() lays it out, into v. */
+/*
+ * A plan as schedfast_write_plan() lays it out, into v; the keys (and
+ * the type) between two values are compared as one block each.
+ */
 static int
 shape_plan(struct shape *sh, uint64_t *v)
 {
 	return shape_map(sh, 4) && sh->pairs == 4 &&
-	    SHAPE_LIT(sh, "type") && SHAPE_LIT(sh, "plan") &&
-	    SHAPE_LIT(sh, "task") && shape_uint(sh, &v[P_TASK]) == 0 &&
-	    SHAPE_LIT(sh, "switch") && shape_uint(sh, &v[P_SWITCH]) == 0 &&
-	    SHAPE_LIT(sh, "start_ps") && shape_uint(sh, &v[P_START]) == 0 ?
-	    0 : -1;
+	    SHAPE_FIELD(sh, "\xa4" "type" "\xa4" "plan" "\xa4" "task",
+	    &v[P_TASK]) && SHAPE_FIELD(sh, "\xa6" "switch", &v[P_SWITCH]) &&
+	    SHAPE_FIELD(sh, "\xa8" "start_ps", &v[P_START]) ? 0 : -1;
 }
 
 /* A circuit as schedfast_write_circuit() lays it out, into v. */
 static int
 shape_circuit(struct shape *sh, uint64_t *v)
 {
-	if (!shape_map(sh, 5) || sh->pairs > 6 || !SHAPE_LIT(sh, "type") ||
-	    !SHAPE_LIT(sh, "circuit") || !SHAPE_LIT(sh, "switch") ||
-	    shape_uint(sh, &v[C_SWITCH]) != 0 || !SHAPE_LIT(sh, "a") ||
-	    shape_uint(sh, &v[C_A]) != 0 || !SHAPE_LIT(sh, "b") ||
-	    shape_uint(sh, &v[C_B]) != 0 || !SHAPE_LIT(sh, "from_ps") ||
-	    shape_uint(sh, &v[C_FROM]) != 0)
+	if (!shape_map(sh, 5) || sh->pairs > 6 ||
+	    !SHAPE_FIELD(sh, "\xa4" "type" "\xa7" "circuit" "\xa6" "switch",
+	    &v[C_SWITCH]) || !SHAPE_FIELD(sh, "\xa1" "a", &v[C_A]) ||
+	    !SHAPE_FIELD(sh, "\xa1" "b", &v[C_B]) ||
+	    !SHAPE_FIELD(sh, "\xa7" "from_ps", &v[C_FROM]))
 		return -1;
 	v[C_TO] = SCHED_FOREVER;
-	if (sh->pairs == 6 && (!SHAPE_LIT(sh, "to_ps") ||
-	    shape_uint(sh, &v[C_TO]) != 0))
+	if (sh->pairs == 6 && !SHAPE_FIELD(sh, "\xa5" "to_ps", &v[C_TO]))
 		return -1;
 	return 0;
 }
 
-int
-schedfast_quick(const uint8_t *p, size_t n, const struct stream_limits *lim,
-    struct schedule *s, const struct net *net, size_t *len)
+/* One plan or circuit from p; its end, or NULL when not taken. */
+static const uint8_t *
+quick(const uint8_t *p, const uint8_t *end, const struct stream_limits *lim,
+    struct schedule *s, const struct net *net)
 {
-	struct shape sh = { p, p + n, 0 };
+	struct shape sh = { p, end, 0 };
 	uint64_t v[C_N];
 	int plan;
 
 	if (!(plan = shape_plan(&sh, v) == 0)) {
-		sh = (struct shape){ p, p + n, 0 };
+		sh = (struct shape){ p, end, 0 };
 		if (shape_circuit(&sh, v) != 0)
-			return -1;
+			return NULL;
 	}
 	if (!shape_fits(&sh, p, lim, 1, sh.pairs) ||
 	    (plan ? add_plan(s, net, v) : add_circuit(s, net, v)) != 0)
-		return -1;
-	*len = (size_t)(sh.p - p);
-	return 0;
+		return NULL;
+	return sh.p;
+}
+
+size_t
+schedfast_run(const uint8_t *p, size_t n, const struct stream_limits *lim,
+    struct schedule *s, const struct net *net, size_t *len)
+{
+	const uint8_t *at = p, *next;
+	size_t k;
+
+	for (k = 0; (next = quick(at, p + n, lim, s, net)) != NULL; k++)
+		at = next;
+	*len = (size_t)(at - p);
+	return k;
 }
 
 /* The longest record: 6 pairs, keys of at most 9 bytes. */

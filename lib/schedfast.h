@@ -11,14 +11,17 @@
  * return 1 with the schedule unchanged, and the callers read the
  * record through the tree, with the usual results and messages.
  *
- * schedfast_quick() reads a plan or circuit record laid out as
- * schedfast_write_plan() or schedfast_write_circuit() lays it out from
- * the start of the n bytes at p (a stream's buffer, stream_peek()),
- * checking every byte, the stream's limits and every check of those
- * readers: then it adds the plan or circuit as they would, sets *len to
- * the record's size and returns 0.  For anything else, a record cut
- * short by the end of the bytes too, it returns -1 with the schedule
- * unchanged.  The caller vouches for the record with stream_accept().
+ * schedfast_run() reads the plan and circuit records laid out as
+ * schedfast_write_plan() and schedfast_write_circuit() lay them out
+ * from the start of the n bytes at p (a stream's buffer,
+ * stream_peek()), one after another, checking every byte of each, the
+ * stream's limits and every check of those readers, and adds each plan
+ * or circuit as they would.  It stops at the first record it does not
+ * take so (any other record or layout, one cut short by the end of the
+ * bytes, a check that fails), which leaves the schedule as it was, sets
+ * *len to the size of the records it took and returns how many: 0, *len
+ * 0, when it took none.  The caller vouches for them to the stream
+ * with stream_accept().
  *
  * schedfast_write_plan() and schedfast_write_circuit() encode in the
  * writer's buffer the bytes sched_write_plan() and sched_write_circuit()
@@ -39,7 +42,7 @@ int	schedfast_read_plan(const struct rec *, struct schedule *,
 	    const struct net *);
 int	schedfast_read_circuit(const struct rec *, struct schedule *,
 	    const struct net *);
-int	schedfast_quick(const uint8_t *, size_t,
+size_t	schedfast_run(const uint8_t *, size_t,
 	    const struct stream_limits *, struct schedule *,
 	    const struct net *, size_t *);
 void	schedfast_write_plan(struct stream_writer *, const struct plan *);

@@ -179,8 +179,6 @@ struct quick {
 	int		 kind;
 };
 
-#define BLOCK(sh, k)	shape_block((sh), (k), sizeof(k) - 1)
-
 /* The dependencies, in place in the dag's room for them. */
 static int
 quick_deps(struct shape *sh, struct quick *q, struct dag *d)
@@ -244,11 +242,10 @@ quick_tail(struct shape *sh, uint32_t left)
 static int
 quick_transfer(struct shape *sh, struct quick *q)
 {
-	if (sh->pairs < 8 || !BLOCK(sh, "\xa3" "src") ||
-	    shape_uint(sh, &q->a) != 0 || !BLOCK(sh, "\xa3" "dst") ||
-	    shape_uint(sh, &q->b) != 0 || !BLOCK(sh, "\xa5" "bytes") ||
-	    shape_uint(sh, &q->amount) != 0 || !BLOCK(sh, "\xa4" "step") ||
-	    shape_uint(sh, &q->step) != 0)
+	if (sh->pairs < 8 || !SHAPE_FIELD(sh, "\xa3" "src", &q->a) ||
+	    !SHAPE_FIELD(sh, "\xa3" "dst", &q->b) ||
+	    !SHAPE_FIELD(sh, "\xa5" "bytes", &q->amount) ||
+	    !SHAPE_FIELD(sh, "\xa4" "step", &q->step))
 		return -1;
 	return quick_tail(sh, sh->pairs - 8);
 }
@@ -257,10 +254,9 @@ static int
 quick_compute(struct shape *sh, struct quick *q)
 {
 	q->b = 0;
-	if (!BLOCK(sh, "\xa3" "gpu") || shape_uint(sh, &q->a) != 0 ||
-	    !BLOCK(sh, "\xab" "duration_ps") ||
-	    shape_uint(sh, &q->amount) != 0 || !BLOCK(sh, "\xa4" "step") ||
-	    shape_uint(sh, &q->step) != 0)
+	if (!SHAPE_FIELD(sh, "\xa3" "gpu", &q->a) ||
+	    !SHAPE_FIELD(sh, "\xab" "duration_ps", &q->amount) ||
+	    !SHAPE_FIELD(sh, "\xa4" "step", &q->step))
 		return -1;
 	return quick_tail(sh, sh->pairs - 7);
 }
@@ -270,14 +266,13 @@ static int
 quick_read(struct shape *sh, struct quick *q, struct dag *d)
 {
 	if (!shape_map(sh, 7) ||
-	    !BLOCK(sh, "\xa4" "type" "\xa4" "task" "\xa2" "id") ||
-	    shape_uint(sh, &q->id) != 0)
+	    !SHAPE_FIELD(sh, "\xa4" "type" "\xa4" "task" "\xa2" "id", &q->id))
 		return -1;
-	if (BLOCK(sh, "\xa4" "kind" "\xa8" "transfer" "\xa4" "deps")) {
+	if (SHAPE_BLOCK(sh, "\xa4" "kind" "\xa8" "transfer" "\xa4" "deps")) {
 		q->kind = DAG_TRANSFER;
 		return quick_deps(sh, q, d) != 0 ? -1 : quick_transfer(sh, q);
 	}
-	if (!BLOCK(sh, "\xa4" "kind" "\xa7" "compute" "\xa4" "deps"))
+	if (!SHAPE_BLOCK(sh, "\xa4" "kind" "\xa7" "compute" "\xa4" "deps"))
 		return -1;
 	q->kind = DAG_COMPUTE;
 	return quick_deps(sh, q, d) != 0 ? -1 : quick_compute(sh, q);
@@ -349,20 +344,24 @@ add(struct fields *f, struct dag *d, uint32_t gpus)
 	return 0;
 }
 
-int
-taskfast_quick(const uint8_t *p, size_t n, const struct stream_limits *lim,
+size_t
+taskfast_run(const uint8_t *p, size_t n, const struct stream_limits *lim,
     struct dag *d, uint32_t gpus, size_t *len)
 {
 	struct shape sh = { p, p + n, 0 };
+	const uint8_t *at = p;
 	struct quick q;
+	size_t k;
 
-	q.ndep = 0;
-	if (quick_read(&sh, &q, d) != 0 || !shape_fits(&sh, p, lim, 2,
-	    sh.pairs > q.ndep ? sh.pairs : q.ndep) ||
-	    quick_add(&q, d, gpus) != 0)
-		return -1;
-	*len = (size_t)(sh.p - p);
-	return 0;
+	for (k = 0;; k++, at = sh.p) {
+		q.ndep = 0;
+		if (quick_read(&sh, &q, d) != 0 || !shape_fits(&sh, at, lim,
+		    2, sh.pairs > q.ndep ? sh.pairs : q.ndep) ||
+		    quick_add(&q, d, gpus) != 0)
+			break;
+	}
+	*len = (size_t)(at - p);
+	return k;
 }
 
 int

@@ -11,14 +11,16 @@
  * taskio_read() reads the record through the tree as it always did, so
  * that results and messages are the same.  Unknown keys are skipped.
  *
- * taskfast_quick() reads a task record laid out as taskfast_write()
- * lays it out from the start of the n bytes at p (a stream's buffer,
- * stream_peek()), checking every byte of it, the stream's limits and
- * every check of taskio_read(): then it adds the task as taskio_read()
- * would, sets *len to the record's size and returns 0.  For anything
- * else, a record cut short by the end of the bytes too, it returns -1
- * with the dag unchanged.  The caller vouches for the record to the
- * stream with stream_accept().
+ * taskfast_run() reads the task records laid out as taskfast_write()
+ * lays them out from the start of the n bytes at p (a stream's buffer,
+ * stream_peek()), one after another, checking every byte of each, the
+ * stream's limits and every check of taskio_read(), and adds each task
+ * as taskio_read() would.  It stops at the first record it does not
+ * take so (any other record or layout, one cut short by the end of the
+ * bytes, a check that fails), which leaves the dag as it was, sets *len
+ * to the size of the records it took and returns how many: 0, *len 0,
+ * when it took none.  The caller vouches for them to the stream with
+ * stream_accept().
  *
  * taskfast_write() encodes in the writer's buffer the bytes that
  * taskio_write() packs through msgpack-c (same keys, same order, same
@@ -36,7 +38,7 @@
 #include "stream.h"
 
 int	taskfast_read(const struct rec *, struct dag *, uint32_t);
-int	taskfast_quick(const uint8_t *, size_t, const struct stream_limits *,
+size_t	taskfast_run(const uint8_t *, size_t, const struct stream_limits *,
 	    struct dag *, uint32_t, size_t *);
 int	taskfast_write(struct stream_writer *, const struct dag *, size_t,
 	    const char *, const uint64_t *);

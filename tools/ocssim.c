@@ -85,13 +85,13 @@ other(void *arg, struct rec *r, const struct stream_rec *sr)
 }
 
 /* Plans and circuits as schedulers write them, as other() takes them. */
-static int
+static size_t
 quick(void *arg, const uint8_t *p, size_t n, const struct stream_limits *lim,
     size_t *len)
 {
 	struct input *in = arg;
 
-	return schedfast_quick(p, n, lim, &in->sc, &in->di.net, len) == 0;
+	return schedfast_run(p, n, lim, &in->sc, &in->di.net, len);
 }
 
 static void

@@ -1,6 +1,6 @@
 /*
  * Unit tests of lib/dagin's quick path (filter_run_quick(), stream_peek(),
- * stream_accept(), taskfast_quick()): streams read by dagin_read(),
+ * stream_accept(), taskfast_run()): streams read by dagin_read(),
  * which takes task records straight from the reader's buffer, and by
  * the same loop with every record framed by stream_next() and read
  * through taskio_read() and sched_take(), agree on the return, the
@@ -114,13 +114,13 @@ other(void *arg, struct rec *r, const struct stream_rec *sr)
 	(void)sched_take(r, sr, &q->sc, q->in.have_net ? &q->in.net : NULL);
 }
 
-static int
+static size_t
 quick(void *arg, const uint8_t *p, size_t n, const struct stream_limits *lim,
     size_t *len)
 {
 	struct run *q = arg;
 
-	return schedfast_quick(p, n, lim, &q->sc, &q->in.net, len) == 0;
+	return schedfast_run(p, n, lim, &q->sc, &q->in.net, len);
 }
 
 static void
