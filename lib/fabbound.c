@@ -17,8 +17,6 @@ struct fb {
 	const struct net	*net;
 	uint64_t		*head, *bl, *dur, *send;
 	uint32_t		*prev;		/* previous compute of its GPU */
-	size_t			*off;
-	uint32_t		*nx;
 	struct fbrec		*r, *w;		/* transfers, and scratch */
 };
 
@@ -80,7 +78,13 @@ durations(struct fb *f)
 	return 0;
 }
 
-/* Earliest starts forward, bottom levels backward (ids are in order). */
+/*
+ * Earliest starts forward, bottom levels backward (ids are in order).
+ * Backward, each task's level is final once every later task has been
+ * seen; it then raises its predecessors' (dependencies and the GPU's
+ * previous compute), each of which holds the most of its successors'
+ * levels until its own turn.
+ */
 static uint64_t
 levels(struct fb *f)
 {
@@ -99,15 +103,19 @@ levels(struct fb *f)
 		    add(f->head[k], f->dur[k]) > h)
 			h = add(f->head[k], f->dur[k]);
 		f->head[i] = h;
+		f->bl[i] = 0;
 	}
 	for (i = d->n; i-- > 0;) {
-		b = 0;
-		for (j = f->off[i]; j < f->off[i + 1]; j++)
-			if (f->bl[f->nx[j]] > b)
-				b = f->bl[f->nx[j]];
-		f->bl[i] = add(b, f->dur[i]);
-		if (add(f->head[i], f->bl[i]) > cp)
-			cp = add(f->head[i], f->bl[i]);
+		b = f->bl[i] = add(f->bl[i], f->dur[i]);
+		if (add(f->head[i], b) > cp)
+			cp = add(f->head[i], b);
+		for (j = 0; j < d->t[i].ndep; j++) {
+			k = dag_deps(d, i)[j];
+			if (b > f->bl[k])
+				f->bl[k] = b;
+		}
+		if ((k = f->prev[i]) != UINT32_MAX && b > f->bl[k])
+			f->bl[k] = b;
 	}
 	return cp;
 }
@@ -222,13 +230,10 @@ fabbound(const struct dag *d, const struct net *net, uint64_t *out)
 	f.send = malloc(n * sizeof(*f.send));
 	f.prev = malloc(n * sizeof(*f.prev));
 	if (f.head == NULL || f.bl == NULL || f.dur == NULL ||
-	    f.send == NULL || f.prev == NULL || durations(&f) != 0 ||
-	    dag_successors(d, f.prev, &f.off, &f.nx) != 0)
+	    f.send == NULL || f.prev == NULL || durations(&f) != 0)
 		goto out;
 	*out = levels(&f);
 	/* the loads need only head, bl and send: room for their records */
-	free(f.off);
-	free(f.nx);
 	free(f.dur);
 	free(f.prev);
 	f.dur = NULL;
