@@ -46,11 +46,11 @@ llama3-8b-l8-tp4-dp2.ops.msgpack'
 @test "pipeline: the simulator benchmark prints one row per case" {
 	run env RUNS=1 MAXGPUS=8 "$TOP/pipelines/bench-ocssim" "$BIN" work
 	assert_success
-	assert_line --index 0 --regexp '^case +gpus +layers +fabric +tasks +events +events/s +wall_s +cpu_s +rss_MiB +in_MiB +read_s$'
-	assert_line --index 1 --regexp '^g8 +8 +8 +ideal +1920 +[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9]+ +[0-9]+ +[0-9.]+$'
+	assert_line --index 0 --regexp '^case +gpus +layers +fabric +tasks +events +events/s +wall_s +cpu_s +rss_MiB +in_MiB +read_s +floor_s$'
+	assert_line --index 1 --regexp '^g8 +8 +8 +ideal +1920 +[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+$'
 	assert_line --index 2 --regexp '^g8 +8 +8 +flux +1920 +[0-9]+ '
 	assert_line --index 4 --regexp '^g8 +8 +8 +rotor +1920 '
-	assert_line --index 5 --regexp '^g8 +8 +8 +rotor-vlb +1920 +[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9]+ +[0-9]+ +[0-9.]+$'
+	assert_line --index 5 --regexp '^g8 +8 +8 +rotor-vlb +1920 +[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+$'
 	# five fabrics, the same DAG of 1920 tasks under each
 	[ "${#lines[@]}" -eq 6 ]
 	for l in "${lines[@]:1}"; do
