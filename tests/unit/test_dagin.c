@@ -7,8 +7,10 @@
  * message, the DAG with its key hints, the schedule (plans and circuits
  * go the quick way too, as in ocssim), and every byte written.  The
  * streams are random DAGs and schedules as dagbuild and the schedulers
- * write them (past many refills of the 64 KiB buffer), then damaged: a byte changed, cut short, a record after the
- * end record, a dependency list past the reader's item limit.
+ * write them (past many refills of the 64 KiB buffer), with now and
+ * then a task in another key order or a plan among the tasks (where the
+ * quick runs stop), then damaged: a byte changed, cut short, a record
+ * after the end record, a dependency list past the reader's item limit.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -38,7 +40,41 @@ rnd(uint64_t n)
 	return n == 0 ? 0 : splitmix_next(&seed) % n;
 }
 
-/* A stream of n random tasks on 16 GPUs, as dagbuild writes it. */
+/*
+ * Task i with "step" first: a layout the quick reader does not take,
+ * so that it stops there and the record goes the usual way.
+ */
+static void
+write_step_first(msgpack_packer *pk, const struct dag *d, size_t i)
+{
+	const struct dag_task *t = &d->t[i];
+	const uint32_t *dep = dag_deps(d, i);
+	uint32_t j;
+
+	stream_pack_record(pk, "task", 7 + (t->kind == DAG_TRANSFER));
+	stream_pack_ku64(pk, "step", t->step);
+	stream_pack_ku64(pk, "id", i);
+	stream_pack_kstr(pk, "kind", t->kind == DAG_COMPUTE ? "compute" :
+	    "transfer");
+	stream_pack_str(pk, "deps");
+	msgpack_pack_array(pk, t->ndep);
+	for (j = 0; j < t->ndep; j++)
+		msgpack_pack_uint32(pk, dep[j]);
+	if (t->kind == DAG_COMPUTE) {
+		stream_pack_ku64(pk, "gpu", t->gpu);
+		stream_pack_ku64(pk, "duration_ps", t->amount);
+		return;
+	}
+	stream_pack_ku64(pk, "src", t->gpu);
+	stream_pack_ku64(pk, "dst", t->dst);
+	stream_pack_ku64(pk, "bytes", t->amount);
+}
+
+/*
+ * A stream of n random tasks on 16 GPUs, as dagbuild writes it but for
+ * a task now and then with its keys in another order, and a plan now
+ * and then among the tasks: the quick reader's runs end there.
+ */
 static char *
 make_stream(size_t n, size_t bigdeps, size_t *len)
 {
@@ -73,8 +109,17 @@ make_stream(size_t n, size_t bigdeps, size_t *len)
 		for (j = 0; j < k; j++)
 			deps[j] = (uint32_t)rnd(i);
 		dag_add(&d, &t, deps, k);
-		taskio_write(stream_packer(w), &d, i, rnd(4) ? "l0.fwd" :
-		    NULL, rnd(3) ? &i : NULL);
+		if (rnd(64) == 0)
+			write_step_first(stream_packer(w), &d, i);
+		else
+			taskio_write(stream_packer(w), &d, i, rnd(4) ?
+			    "l0.fwd" : NULL, rnd(3) ? &i : NULL);
+		if (rnd(128) == 0) {
+			struct plan pl = { (uint32_t)i, (uint32_t)rnd(2),
+			    rnd(1000) };
+
+			sched_write_plan(stream_packer(w), &pl);
+		}
 	}
 	for (i = 0; i < n / 4; i++) {	/* circuits and plans */
 		struct circuit c = { (uint32_t)rnd(2), (uint32_t)rnd(16),
