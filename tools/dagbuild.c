@@ -257,21 +257,40 @@ count_gpus(const struct build *b)
 	return max + 1;
 }
 
+/* "name[part]" in buf, which has room for MAX_NAME + 16 bytes. */
+static const char *
+part_name(char *buf, const char *name, int32_t part)
+{
+	char digits[12];
+	size_t n = strlen(name), k = 0;
+	uint32_t v = (uint32_t)part;
+
+	do {
+		digits[k++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v > 0);
+	memcpy(buf, name, n);
+	buf[n++] = '[';
+	while (k > 0)
+		buf[n++] = digits[--k];
+	buf[n++] = ']';
+	buf[n] = '\0';
+	return buf;
+}
+
+/* Each task, named after its op (and its part of a collective). */
 static void
 write_tasks(struct build *b, msgpack_packer *pk)
 {
-	char name[MAX_NAME + 16];	/* the op's name and "[part]" */
+	char buf[MAX_NAME + 16];
 	size_t i;
 
 	for (i = 0; i < b->dag.n; i++) {
 		const struct op *o = &b->ops.o[b->taskop[i]];
 
-		if (b->taskpart[i] >= 0)
-			snprintf(name, sizeof(name), "%s[%d]", o->name,
-			    b->taskpart[i]);
-		else
-			snprintf(name, sizeof(name), "%s", o->name);
-		taskio_write(pk, &b->dag, i, name, &o->id);
+		taskio_write(pk, &b->dag, i, b->taskpart[i] >= 0 ?
+		    part_name(buf, o->name, b->taskpart[i]) : o->name,
+		    &o->id);
 	}
 }
 
