@@ -184,12 +184,59 @@ alltoallv(struct build *b, const struct node *nd, struct coll_plan *pl)
 	return rc;
 }
 
+/* Whether transfer x is a final one of the rank at position q. */
+static int
+final_of(const struct coll_xfer *x, uint32_t q)
+{
+	return (x->final & COLL_FINAL_DST && x->dst == q) ||
+	    (x->final & COLL_FINAL_SRC && x->src == q);
+}
+
+/*
+ * Each position's final transfers, as task ids from base, in plan
+ * order: fin[at[q]] .. fin[at[q + 1] - 1], in one pass over the plan
+ * (a transfer is final for its destination, its source or both).
+ */
+static void
+finals(const struct coll_plan *pl, uint32_t nmember, uint32_t base,
+    uint32_t **fin, size_t **at)
+{
+	size_t *cnt, *pos, i;
+	uint32_t q, end[2];
+	int e;
+
+	cnt = xcalloc((size_t)nmember + 1, sizeof(*cnt));
+	for (i = 0; i < pl->n; i++) {
+		end[0] = pl->x[i].dst;
+		end[1] = pl->x[i].src;
+		for (e = 0; e < 2; e++)
+			if ((e == 0 || end[1] != end[0]) &&
+			    final_of(&pl->x[i], end[e]))
+				cnt[end[e] + 1]++;
+	}
+	for (q = 0; q < nmember; q++)
+		cnt[q + 1] += cnt[q];
+	pos = xcalloc((size_t)nmember + 1, sizeof(*pos));
+	memcpy(pos, cnt, ((size_t)nmember + 1) * sizeof(*pos));
+	*fin = xcalloc(cnt[nmember] + 1, sizeof(**fin));
+	for (i = 0; i < pl->n; i++) {
+		end[0] = pl->x[i].dst;
+		end[1] = pl->x[i].src;
+		for (e = 0; e < 2; e++)
+			if ((e == 0 || end[1] != end[0]) &&
+			    final_of(&pl->x[i], end[e]))
+				(*fin)[pos[end[e]]++] = base + (uint32_t)i;
+	}
+	free(pos);
+	*at = cnt;
+}
+
 static void
 expand_coll(struct build *b, const struct node *nd, struct coll_plan *pl)
 {
 	struct op *o = b->ops.o, *f = &o[nd->member[0]];
 	uint32_t base = (uint32_t)b->dag.n, q, *fin;
-	size_t i, k, n, nf;
+	size_t i, k, n, nf, *at;
 	int rc;
 
 	coll_free(pl);
@@ -219,15 +266,11 @@ expand_coll(struct build *b, const struct node *nd, struct coll_plan *pl)
 		add_task(b, &t, b->scratch, n, nd->member[x->src],
 		    (int32_t)x->step);
 	}
-	fin = xcalloc(pl->n + 1, sizeof(*fin));
+	finals(pl, nd->nmember, base, &fin, &at);
 	for (q = 0; q < nd->nmember; q++) {
 		struct op *m = &o[nd->member[q]];
 
-		for (i = nf = 0; i < pl->n; i++)
-			if ((pl->x[i].final & COLL_FINAL_DST &&
-			    pl->x[i].dst == q) || (pl->x[i].final &
-			    COLL_FINAL_SRC && pl->x[i].src == q))
-				fin[nf++] = base + (uint32_t)i;
+		nf = at[q + 1] - at[q];
 		/*
 		 * Nothing to move for this rank (a group of one, or an
 		 * all-to-all rank that neither sends nor receives): what
@@ -239,9 +282,10 @@ expand_coll(struct build *b, const struct node *nd, struct coll_plan *pl)
 			set_done(b, m, b->scratch, n);
 			continue;
 		}
-		set_done(b, m, fin, nf);
+		set_done(b, m, fin + at[q], nf);
 	}
 	free(fin);
+	free(at);
 }
 
 void
