@@ -7,11 +7,14 @@
  * writer picks.  A shape walks such bytes from p to end (a record, or
  * a stream's buffer from a record on), every read checked against end:
  * shape_lit() steps over the fixstr k of n bytes (n a constant: the
- * compare is a load or two) or returns 0 without moving; shape_uint()
- * reads an unsigned integer in any of its unsigned encodings, or
- * returns -1 (for any other item too: a signed encoding, say) without
- * moving.  Anything a shape does not take, the reader then reads key by
- * key as before, so results and messages do not depend on the layout.
+ * compare is a load or two) or returns 0 without moving; shape_block()
+ * steps over the n encoded bytes at k, all the fixed items between two
+ * values (a key, or a type, a key and the next key) at once, the same
+ * way; shape_uint() reads an unsigned integer in any of its unsigned
+ * encodings, or returns -1 (for any other item too: a signed encoding,
+ * say) without moving.  SHAPE_FIELD() is a block then an integer.
+ * Anything a shape does not take, the reader then reads key by key as
+ * before, so results and messages do not depend on the layout.
  */
 #ifndef MPKSHAPE_H
 #define MPKSHAPE_H
@@ -40,11 +43,7 @@ shape_lit(struct shape *sh, const char *k, size_t n)
 
 #define SHAPE_LIT(sh, k)	shape_lit((sh), (k), sizeof(k) - 1)
 
-/*
- * The n bytes at k, encoded items (keys and values between two values
- * of a record) compared as one block, with at least a byte after them;
- * 0 else, without moving.
- */
+/* The n bytes at k, with at least a byte after them; 0 else. */
 static inline int
 shape_block(struct shape *sh, const char *k, size_t n)
 {
