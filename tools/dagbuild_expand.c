@@ -184,12 +184,17 @@ alltoallv(struct build *b, const struct node *nd, struct coll_plan *pl)
 	return rc;
 }
 
-/* Whether transfer x is a final one of the rank at position q. */
+/* The positions transfer x is final for, into end: how many (0-2). */
 static int
-final_of(const struct coll_xfer *x, uint32_t q)
+final_ends(const struct coll_xfer *x, uint32_t *end)
 {
-	return (x->final & COLL_FINAL_DST && x->dst == q) ||
-	    (x->final & COLL_FINAL_SRC && x->src == q);
+	int n = 0;
+
+	if (x->final & COLL_FINAL_DST)
+		end[n++] = x->dst;
+	if (x->final & COLL_FINAL_SRC && (n == 0 || x->src != x->dst))
+		end[n++] = x->src;
+	return n;
 }
 
 /*
@@ -203,30 +208,20 @@ finals(const struct coll_plan *pl, uint32_t nmember, uint32_t base,
 {
 	size_t *cnt, *pos, i;
 	uint32_t q, end[2];
-	int e;
+	int e, ne;
 
 	cnt = xcalloc((size_t)nmember + 1, sizeof(*cnt));
-	for (i = 0; i < pl->n; i++) {
-		end[0] = pl->x[i].dst;
-		end[1] = pl->x[i].src;
-		for (e = 0; e < 2; e++)
-			if ((e == 0 || end[1] != end[0]) &&
-			    final_of(&pl->x[i], end[e]))
-				cnt[end[e] + 1]++;
-	}
+	for (i = 0; i < pl->n; i++)
+		for (e = 0, ne = final_ends(&pl->x[i], end); e < ne; e++)
+			cnt[end[e] + 1]++;
 	for (q = 0; q < nmember; q++)
 		cnt[q + 1] += cnt[q];
 	pos = xcalloc((size_t)nmember + 1, sizeof(*pos));
 	memcpy(pos, cnt, ((size_t)nmember + 1) * sizeof(*pos));
 	*fin = xcalloc(cnt[nmember] + 1, sizeof(**fin));
-	for (i = 0; i < pl->n; i++) {
-		end[0] = pl->x[i].dst;
-		end[1] = pl->x[i].src;
-		for (e = 0; e < 2; e++)
-			if ((e == 0 || end[1] != end[0]) &&
-			    final_of(&pl->x[i], end[e]))
-				(*fin)[pos[end[e]]++] = base + (uint32_t)i;
-	}
+	for (i = 0; i < pl->n; i++)
+		for (e = 0, ne = final_ends(&pl->x[i], end); e < ne; e++)
+			(*fin)[pos[end[e]]++] = base + (uint32_t)i;
 	free(pos);
 	*at = cnt;
 }
