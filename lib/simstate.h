@@ -235,14 +235,33 @@ sim_end_at(uint64_t t0, u128 work, uint64_t rate)
 	return d > UINT64_MAX - t0 ? UINT64_MAX : t0 + (uint64_t)d;
 }
 
+/*
+ * Work in bytes, rounded up.  WORK_BYTE is 2^15 * 5^12, and rounding up
+ * twice, by 2^15 and then by 5^12, rounds up once: the second step is a
+ * 64-bit division by a constant, a multiply, for any work below 2^79
+ * (75 GB), where the 128-bit division is a call.
+ */
+_Static_assert(WORK_BYTE == (u128)32768 * 244140625U, "WORK_BYTE's factors");
+
+static inline uint64_t
+sim_work_bytes(u128 w)
+{
+	u128 v = (w >> 15) + ((w & 0x7fff) != 0);
+	uint64_t lo = (uint64_t)v, q;
+
+	if (v >> 64 != 0)
+		return (uint64_t)((w + WORK_BYTE - 1) / WORK_BYTE);
+	q = lo / 244140625U;
+	return q + (lo - q * 244140625U != 0);
+}
+
 /* The bytes of a live flow not yet sent at s->now, rounded up. */
 static inline uint64_t
 sim_unsent(const struct sim *s, const struct flow *f)
 {
 	u128 w = (u128)f->rate * (s->now - f->t0);
 
-	w = w > f->work ? 0 : f->work - w;
-	return (uint64_t)((w + WORK_BYTE - 1) / WORK_BYTE);
+	return sim_work_bytes(w > f->work ? 0 : f->work - w);
 }
 
 void	sim_fail(struct sim *, const char *, ...)
