@@ -6,12 +6,13 @@
 #include "simstate.h"
 
 /*
- * Each flow's two ports, its places in their lists and its mark live in
- * s->ifl, by flow index, apart from struct flow: re-sharing a group of
- * flows reads these few bytes only.
+ * Each flow's two ports and its places in their lists live in s->ifl,
+ * by flow index, apart from struct flow; each list entry holds the
+ * flow's other port too, so that collecting a component of flows reads
+ * the lists of its ports only.
  */
 static int
-port_add(struct sim *s, uint32_t pt, uint32_t fi, int which)
+port_add(struct sim *s, uint32_t pt, uint32_t fi, uint32_t other, int which)
 {
 	struct port *p = &s->port[pt];
 
@@ -24,7 +25,7 @@ port_add(struct sim *s, uint32_t pt, uint32_t fi, int which)
 		p->cap = (uint32_t)c;
 	}
 	s->ifl[fi].pos[which] = p->n;
-	p->f[p->n++] = fi;
+	p->f[p->n++] = (struct pflow){ fi, other };
 	return 0;
 }
 
@@ -32,11 +33,12 @@ static void
 port_del(struct sim *s, uint32_t pt, uint32_t fi, int which)
 {
 	struct port *p = &s->port[pt];
-	uint32_t pos = s->ifl[fi].pos[which], last = p->f[--p->n];
+	uint32_t pos = s->ifl[fi].pos[which];
+	struct pflow last = p->f[--p->n];
 
 	p->f[pos] = last;
-	if (last != fi)
-		s->ifl[last].pos[pt < s->net->gpus ? 0 : 1] = pos;
+	if (last.fi != fi)
+		s->ifl[last.fi].pos[pt < s->net->gpus ? 0 : 1] = pos;
 }
 
 /* Room for one component of nf flows in qflows, qleft and qrate. */
@@ -60,39 +62,53 @@ qroom(struct sim *s, size_t nf)
 	return 0;
 }
 
-/* Collect the ports and flows reachable from the seeds. */
+static void
+enqueue(struct sim *s, uint32_t pt, size_t *np)
+{
+	s->port[pt].mark = s->epoch;
+	s->port[pt].qidx = (uint32_t)*np;
+	s->qports[(*np)++] = pt;
+}
+
+/*
+ * Collect the ports reachable from the seeds, breadth first, and their
+ * flows, each where it is first met: at the first of its two ports in
+ * that order, which is the one whose other port is not yet met or comes
+ * later.  *maxn gets the most flows on one port.
+ */
 static size_t
-component(struct sim *s, const uint32_t *seed, int nseed, size_t *nf)
+component(struct sim *s, const uint32_t *seed, int nseed, size_t *nf,
+    uint32_t *maxn)
 {
 	size_t np = 0, i, k;
 	int j;
 
 	s->epoch++;
 	*nf = 0;
+	*maxn = 0;
 	for (j = 0; j < nseed; j++)
-		if (s->port[seed[j]].mark != s->epoch) {
-			s->port[seed[j]].mark = s->epoch;
-			s->qports[np++] = seed[j];
-		}
+		if (s->port[seed[j]].mark != s->epoch)
+			enqueue(s, seed[j], &np);
 	for (i = 0; i < np; i++) {
 		uint32_t pt = s->qports[i];
 		const struct port *p = &s->port[pt];
 
+		if (p->n > *maxn)
+			*maxn = p->n;
+		if (*nf + p->n > s->qfcap && qroom(s, *nf + p->n) != 0)
+			return 0;
 		for (k = 0; k < p->n; k++) {
-			uint32_t fi = p->f[k], o;
-			struct iflow *f = &s->ifl[fi];
+			uint32_t o = p->f[k].other;
+			struct qflow *q = &s->qflows[*nf];
 
-			if (f->mark == s->epoch)
-				continue;
-			f->mark = s->epoch;
-			if (*nf == s->qfcap && qroom(s, *nf + 1) != 0)
-				return 0;
-			s->qflows[(*nf)++] = fi;
-			o = f->pt[0] == pt ? f->pt[1] : f->pt[0];
-			if (s->port[o].mark != s->epoch) {
-				s->port[o].mark = s->epoch;
-				s->qports[np++] = o;
-			}
+			if (s->port[o].mark != s->epoch)
+				enqueue(s, o, &np);
+			else if (s->port[o].qidx < i)
+				continue;	/* met at o */
+			q->fi = p->f[k].fi;
+			q->pt[0] = pt;
+			q->pt[1] = o;
+			(*nf)++;
 		}
 	}
 	return np;
@@ -140,7 +156,7 @@ bottleneck(struct sim *s, size_t np, uint32_t *stamp)
 
 /* Freeze a flow at share: its ports give it that much, and lose it. */
 static void
-freeze(struct sim *s, const struct iflow *f, uint64_t share)
+freeze(struct sim *s, const struct qflow *f, uint64_t share)
 {
 	int j;
 
@@ -154,8 +170,7 @@ freeze(struct sim *s, const struct iflow *f, uint64_t share)
 
 /*
  * Progressive filling: all rates rise together; the ports that fill
- * first freeze their flows at that share; repeat with the rest.  The
- * rates that changed are set in component order.
+ * first freeze their flows at that share; repeat with the rest.
  */
 static void
 waterfill(struct sim *s, size_t np, size_t nf)
@@ -175,7 +190,7 @@ waterfill(struct sim *s, size_t np, size_t nf)
 
 		for (i = 0; i < left;) {
 			uint32_t q = s->qleft[i];
-			const struct iflow *f = &s->ifl[s->qflows[q]];
+			const struct qflow *f = &s->qflows[q];
 
 			if (s->port[f->pt[0]].min != stamp &&
 			    s->port[f->pt[1]].min != stamp) {
@@ -187,9 +202,35 @@ waterfill(struct sim *s, size_t np, size_t nf)
 			s->qleft[i] = s->qleft[--left];
 		}
 	}
+}
+
+/*
+ * The first round of progressive filling, where every port has all of
+ * S*B: the ports with the most flows are the bottleneck.  When each flow
+ * is on one of them, that round is the whole of it; else the filling
+ * starts over in full.  The rates that changed are set in component
+ * order.
+ */
+static void
+share(struct sim *s, size_t np, size_t nf, uint32_t maxn)
+{
+	uint64_t C = (uint64_t)s->net->switches * s->net->bandwidth_bps;
+	uint64_t first = C / maxn;
+	size_t i;
+
+	for (i = 0; i < nf; i++) {
+		const struct qflow *f = &s->qflows[i];
+
+		if (s->port[f->pt[0]].n != maxn &&
+		    s->port[f->pt[1]].n != maxn)
+			break;
+		s->qrate[i] = first;
+	}
+	if (i < nf)
+		waterfill(s, np, nf);
 	for (i = 0; i < nf; i++)
-		if (s->qrate[i] != s->fl[s->qflows[i]].rate)
-			sim_flow_rate(s, s->qflows[i], s->qrate[i]);
+		if (s->qrate[i] != s->fl[s->qflows[i].fi].rate)
+			sim_flow_rate(s, s->qflows[i].fi, s->qrate[i]);
 }
 
 /* Mark a port whose flows must be re-shared before time moves on. */
@@ -208,6 +249,7 @@ simideal_rebalance(struct sim *s)
 {
 	uint64_t C = (uint64_t)s->net->switches * s->net->bandwidth_bps;
 	size_t np, nf, i, k = 0;
+	uint32_t maxn;
 
 	for (i = 0; i < s->ndirty; i++) {
 		s->port[s->dirty[i]].isdirty = 0;
@@ -217,14 +259,14 @@ simideal_rebalance(struct sim *s)
 	s->ndirty = 0;
 	if (k == 0)
 		return;
-	np = component(s, s->dirty, (int)k, &nf);
+	np = component(s, s->dirty, (int)k, &nf, &maxn);
 	if (s->failed)
 		return;
 	if (nf == 1) {		/* alone on both its ports: all of them */
-		if (s->fl[s->qflows[0]].rate != C)
-			sim_flow_rate(s, s->qflows[0], C);
+		if (s->fl[s->qflows[0].fi].rate != C)
+			sim_flow_rate(s, s->qflows[0].fi, C);
 	} else if (nf > 1)
-		waterfill(s, np, nf);
+		share(s, np, nf, maxn);
 }
 
 void
@@ -240,7 +282,8 @@ simideal_add(struct sim *s, uint32_t fi)
 		s->iflcap = c;
 	}
 	s->ifl[fi] = (struct iflow){ .pt = { pts[0], pts[1] } };
-	if (port_add(s, pts[0], fi, 0) || port_add(s, pts[1], fi, 1))
+	if (port_add(s, pts[0], fi, pts[1], 0) ||
+	    port_add(s, pts[1], fi, pts[0], 1))
 		return;
 	if (s->port[pts[0]].n == 1 && s->port[pts[1]].n == 1)
 		sim_flow_rate(s, fi, (uint64_t)s->net->switches *

@@ -78,11 +78,17 @@ struct pqueue {
 	int		waiting;	/* an EV_PLAN is pending */
 };
 
+/* Ideal fabric: a flow on a port, and the flow's other port. */
+struct pflow {
+	uint32_t	fi, other;
+};
+
 struct port {
-	uint32_t	*f;
+	struct pflow	*f;
 	uint32_t	 n, cap;
 	uint64_t	 cap_bps;	/* water-filling */
 	uint32_t	 cnt, mark;
+	uint32_t	 qidx;		/* its place in qports at mark */
 	uint32_t	 min;		/* the round it was a bottleneck */
 	uint8_t		 isdirty;
 };
@@ -94,11 +100,16 @@ struct simrun {
 	uint32_t	 next;		/* free list */
 };
 
-/* Ideal fabric: a flow's ports, its places in their lists, its mark. */
+/* Ideal fabric: a flow's ports and its places in their lists. */
 struct iflow {
 	uint32_t	pt[2];
 	uint32_t	pos[2];
-	uint32_t	mark;
+};
+
+/* Ideal fabric: a flow of the component being re-shared, its ports. */
+struct qflow {
+	uint32_t	fi;
+	uint32_t	pt[2];
 };
 
 /*
@@ -183,7 +194,8 @@ struct sim {
 	/* ideal fabric */
 	struct port		*port;		/* 2 * gpus */
 	uint32_t		 epoch;
-	uint32_t		*qports, *qflows, *qleft;
+	uint32_t		*qports, *qleft;
+	struct qflow		*qflows;
 	uint64_t		*qrate;
 	size_t			 qfcap;		/* one component's flows */
 	struct iflow		*ifl;		/* by flow index */
