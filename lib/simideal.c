@@ -11,25 +11,30 @@
  * flow's other port too, so that collecting a component of flows reads
  * the lists of its ports only.
  */
-static int
+static __attribute__((noinline)) int
+port_grow(struct sim *s, struct port *p)
+{
+	size_t c = p->cap;
+
+	if (sim_grow(s, &p->f, &c, (size_t)p->n + 1, sizeof(*p->f)))
+		return -1;
+	p->cap = (uint32_t)c;
+	return 0;
+}
+
+static inline int
 port_add(struct sim *s, uint32_t pt, uint32_t fi, uint32_t other, int which)
 {
 	struct port *p = &s->port[pt];
 
-	if (p->n == p->cap) {
-		size_t c = p->cap;
-
-		if (sim_grow(s, &p->f, &c, (size_t)p->n + 1,
-		    sizeof(*p->f)))
-			return -1;
-		p->cap = (uint32_t)c;
-	}
+	if (p->n == p->cap && port_grow(s, p) != 0)
+		return -1;
 	s->ifl[fi].pos[which] = p->n;
 	p->f[p->n++] = (struct pflow){ fi, other };
 	return 0;
 }
 
-static void
+static inline void
 port_del(struct sim *s, uint32_t pt, uint32_t fi, int which)
 {
 	struct port *p = &s->port[pt];
