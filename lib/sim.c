@@ -855,11 +855,12 @@ static int
 flow_fits(struct sim *s, uint32_t i)
 {
 	const struct flow *f = &s->fl[i];
-	const struct dag_task *t = &s->d->t[s->seg[f->seg].task];
+	const struct dag_task *t;
 
 	if (s->now < UINT64_MAX ||
 	    (u128)f->rate * (s->now - f->t0) >= f->work)
 		return 1;
+	t = &s->d->t[s->seg[f->seg].task];
 	sim_fail(s, "transfer %u (%u->%u, %llu bytes) ends after "
 	    "18446744073709551615 ps", s->seg[f->seg].task, t->gpu, t->dst,
 	    (unsigned long long)t->amount);
