@@ -7,6 +7,7 @@
 #include "sim.h"
 #include "simcirc.h"
 #include "simctl.h"
+#include "simpair.h"
 #include "simslot.h"
 #include "simstate.h"
 

@@ -234,6 +234,13 @@ struct sim {
 #define SEQ_UP(ci)	(((uint64_t)1 << 32) + (ci))
 #define SEQ_FIRST	((uint64_t)1 << 40)
 
+/* The GPU that g's port on switch sw faces now, or NONE. */
+static inline uint32_t
+sim_partner(const struct sim *s, uint32_t sw, uint32_t g)
+{
+	return s->partner[(size_t)sw * s->net->gpus + g];
+}
+
 /*
  * When a flow with work left at t0 ends at rate bit/s: the first
  * picosecond by which it is all sent, or UINT64_MAX when that is later
@@ -287,18 +294,20 @@ void	sim_flow_rate(struct sim *, uint32_t, uint64_t);
  */
 void	sim_push(struct sim *, uint64_t, int, uint32_t);
 void	sim_push_seq(struct sim *, uint64_t, int, uint32_t, uint64_t);
+/* sim_push() with a version (EV_PLAN: the switch) beside the index. */
+void	sim_push_ver(struct sim *, uint64_t, int, uint32_t, uint32_t);
 /*
  * The pair (src, dst): its index in s->pr, made if create is set, or
  * NONE (not there, or out of memory with sim_fail() called).
  */
 uint32_t sim_pair_find(struct sim *, uint32_t, uint32_t, int);
 /*
- * Pair pi: the head of its plan queue on switch sw started when it may
- * (sim_plan_try), its unplanned flow re-rated or its queue served
- * (sim_pair_update), after a change of its circuits.
+ * A segment of bytes of a task towards its final destination fdst, and
+ * a flow of segment seg over pair on switch sw (-1: unplanned), each
+ * new at s->now; NONE when memory runs out (sim_fail() called).
  */
-void	sim_plan_try(struct sim *, uint32_t, uint32_t);
-void	sim_pair_update(struct sim *, uint32_t);
+uint32_t sim_seg_new(struct sim *, uint32_t, uint64_t, uint32_t);
+uint32_t sim_flow_new(struct sim *, uint32_t, uint32_t, int32_t);
 /* *x += b, or sim_fail() naming what passed 2^64-1 (what: a noun). */
 int	sim_add_u64(struct sim *, uint64_t *, uint64_t, const char *);
 /* A line of the event log (sim_opts.log) at s->now, when there is one. */
