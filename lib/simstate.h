@@ -1,6 +1,7 @@
 /*
  * simstate: the state of one run of sim_run(), shared by sim.c and its
- * parts (simskip.c, simbuf.c, simideal.c) only; nothing else includes
+ * parts (simbuf, simcirc, simfeed, simideal, simpair, simq, simsetup,
+ * simskip, simslot) and their unit tests only; nothing else includes
  * it.
  * sim.c owns every array; sim_fail() records the first error.
  */
