@@ -32,7 +32,7 @@ struct win {
  * try_fresh() mostly needs the first few.
  */
 struct wgen {
-	const struct port	*p;
+	struct port		*p;
 	uint32_t		 q;
 	uint64_t		 ready;
 	size_t			 i;	/* the epoch looked at */
@@ -108,10 +108,16 @@ limit(const struct state *s, const struct port *p, size_t i)
  * tau), so a binary search finds it.
  */
 static size_t
-epoch_at(const struct port *p, uint64_t t)
+epoch_at(struct port *p, uint64_t t)
 {
-	size_t lo = 0, hi = p->nep, mid;
+	size_t lo = 0, hi = p->nep, mid, h = p->hint;
 
+	/*
+	 * Nearly every look at a port finds the epoch the last one found
+	 * (at 1024 GPUs, 99.8% of 71 M): try it first.
+	 */
+	if (h < hi && p->ep[h].up <= t && (h + 1 == hi || p->ep[h + 1].up > t))
+		return h;
 	while (lo < hi) {	/* the first epoch up after t */
 		mid = lo + (hi - lo) / 2;
 		if (p->ep[mid].up <= t)
@@ -119,12 +125,12 @@ epoch_at(const struct port *p, uint64_t t)
 		else
 			hi = mid;
 	}
-	return lo > 0 ? lo - 1 : 0;
+	return p->hint = lo > 0 ? lo - 1 : 0;
 }
 
 /* The epoch of circuit circ, usable from up, on one of its ports. */
 static size_t
-epoch_of(const struct port *p, uint32_t circ, uint64_t up)
+epoch_of(struct port *p, uint32_t circ, uint64_t up)
 {
 	size_t i = epoch_at(p, up);
 
@@ -245,7 +251,7 @@ win_next(const struct state *s, struct wgen *g)
  * less tau.
  */
 static int
-win_first(const struct state *s, const struct port *p, uint32_t q,
+win_first(const struct state *s, struct port *p, uint32_t q,
     uint64_t ready, struct wgen *g)
 {
 	*g = (struct wgen){ .p = p, .q = q, .ready = ready,

@@ -31,6 +31,7 @@ struct epoch {
 struct port {
 	struct epoch	*ep;
 	size_t		 nep, epcap;
+	size_t		 hint;		/* the epoch found last (greedy.c) */
 	struct ivs	 tx, rx;
 };
 
