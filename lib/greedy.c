@@ -36,7 +36,7 @@ struct wgen {
 	uint32_t		 q;
 	uint64_t		 ready;
 	size_t			 i;	/* the epoch looked at */
-	const struct ivs	*gap;	/* its idle gaps, or NULL */
+	struct ivs		*gap;	/* its idle gaps, or NULL */
 	size_t			 k;	/* the next one */
 	struct win		 w;	/* the window made last */
 };

@@ -96,7 +96,7 @@ sub_tau(uint64_t t, uint64_t tau)
 
 /* Earliest start >= t clear on a's sending and b's receiving side. */
 static inline uint64_t
-fit2(const struct port *a, const struct port *b, uint64_t t, uint64_t len)
+fit2(struct port *a, struct port *b, uint64_t t, uint64_t len)
 {
 	uint64_t u;
 

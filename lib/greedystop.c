@@ -203,10 +203,10 @@ ep_new(struct sweps *x, size_t k, uint64_t t, uint64_t u, uint32_t *id)
 
 /* The last end of p's uses by t, and its first start from u on. */
 static void
-uses_around(const struct port *p, uint64_t t, uint64_t u, uint64_t *before,
+uses_around(struct port *p, uint64_t t, uint64_t u, uint64_t *before,
     uint64_t *after)
 {
-	const struct ivs *d[2] = { &p->tx, &p->rx };
+	struct ivs *d[2] = { &p->tx, &p->rx };
 	size_t i, k;
 
 	*before = 0;
@@ -308,7 +308,7 @@ static int
 fresh_epoch(struct state *s, uint32_t sw, uint64_t t, uint64_t u, size_t *k)
 {
 	struct sweps *x = &s->se[sw];
-	const struct ivs *b = &x->busy;
+	struct ivs *b = &x->busy;
 	size_t lo = 0, hi = x->nord, mid, i;
 	uint32_t id;
 

@@ -7,10 +7,13 @@
 
 /* The first interval of x that ends after t, or x->n. */
 size_t
-ivs_first_after(const struct ivs *x, uint64_t t)
+ivs_first_after(struct ivs *x, uint64_t t)
 {
-	size_t lo = 0, hi = x->n, mid;
+	size_t lo = 0, hi = x->n, mid, h = x->hint;
 
+	if (h <= hi && (h == 0 || x->v[h - 1].e <= t) &&
+	    (h == hi || x->v[h].e > t))
+		return h;
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
 		if (x->v[mid].e <= t)
@@ -18,12 +21,12 @@ ivs_first_after(const struct ivs *x, uint64_t t)
 		else
 			hi = mid;
 	}
-	return lo;
+	return x->hint = lo;
 }
 
 /* The earliest t' >= t with [t', t' + len) clear of the intervals. */
 uint64_t
-ivs_fit(const struct ivs *x, uint64_t t, uint64_t len)
+ivs_fit(struct ivs *x, uint64_t t, uint64_t len)
 {
 	size_t lo;
 

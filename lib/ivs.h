@@ -3,7 +3,9 @@
  * scheduler (a port direction's uses, a circuit's idle gaps, a
  * switch's busy time).  The struct owns v; a zeroed one is empty.
  *
- * ivs_first_after() is the first interval that ends after t (or n);
+ * ivs_first_after() is the first interval that ends after t (or n); it
+ * tries its last answer first (the only state it changes), for the
+ * scheduler asks one set about nearly the same time again and again.
  * ivs_fit() the earliest t' >= t with [t', t' + len) clear of them.
  * ivs_put() inserts [s, e) at place i (the caller keeps the order) and
  * ivs_del() removes place i.  ivs_add() adds a use that meets no other,
@@ -24,10 +26,11 @@
 struct ivs {
 	struct iv { uint64_t s, e; } *v;
 	size_t		n, cap;
+	size_t		hint;	/* ivs_first_after()'s last answer */
 };
 
-size_t	ivs_first_after(const struct ivs *, uint64_t);
-uint64_t ivs_fit(const struct ivs *, uint64_t, uint64_t);
+size_t	ivs_first_after(struct ivs *, uint64_t);
+uint64_t ivs_fit(struct ivs *, uint64_t, uint64_t);
 int	ivs_put(struct ivs *, size_t, uint64_t, uint64_t);
 void	ivs_del(struct ivs *, size_t);
 int	ivs_add(struct ivs *, uint64_t, uint64_t);
