@@ -51,13 +51,22 @@ struct spot {
 	struct win	wa, wb;		/* fresh: the windows */
 };
 
-/* Time to send bytes at the port rate, rounded up to a picosecond. */
+/*
+ * Time to send bytes at the port rate, rounded up to a picosecond.  At
+ * a rate that divides 8 * 10^12 bit/s (100, 200, 400 and 800 Gbit/s,
+ * 1.6 Tbit/s) a byte takes a whole number of picoseconds, and the
+ * 128-bit division, a libgcc call, is a multiply.
+ */
 uint64_t
 greedy_duration(const struct net *n, uint64_t bytes)
 {
-	unsigned __int128 t = (unsigned __int128)bytes * 8 * PS;
+	uint64_t bw = n->bandwidth_bps, per = 8 * PS / bw;
+	unsigned __int128 t;
 
-	t = (t + n->bandwidth_bps - 1) / n->bandwidth_bps;
+	if (per * bw == 8 * PS)
+		t = (unsigned __int128)bytes * per;
+	else
+		t = ((unsigned __int128)bytes * 8 * PS + bw - 1) / bw;
 	return t > UINT64_MAX ? UINT64_MAX : (uint64_t)t;
 }
 
