@@ -31,7 +31,7 @@ struct epoch {
 struct port {
 	struct epoch	*ep;
 	size_t		 nep, epcap;
-	size_t		 hint;		/* the epoch found last (greedy.c) */
+	size_t		 hint;		/* epoch_at()'s last answer */
 	struct ivs	 tx, rx;
 };
 

@@ -45,7 +45,7 @@ simbuf_peak(struct sim *s, uint32_t g)
 		rem = sim_unsent(s, f);
 		done = sg->bytes - rem;
 		ready -= done;
-		if (!f->streamed)	/* set by simbuf_handed() at its start */
+		if (!f->streamed)	/* simbuf_handed(), at its start */
 			nic -= done;
 		else
 			nic += rem < pkt ? rem : pkt;

@@ -270,7 +270,8 @@ sim_plan_try(struct sim *s, uint32_t pi, uint32_t sw)
 		if (!q->waiting) {
 			q->waiting = 1;
 			s->planned++;
-			sim_push_ver(s, s->pe[q->off + q->head].start, EV_PLAN, sw, pi);
+			sim_push_ver(s, s->pe[q->off + q->head].start,
+			    EV_PLAN, sw, pi);
 		}
 		return;
 	}
