@@ -252,7 +252,6 @@ dirty(struct sim *s, uint32_t pt)
 void
 simideal_rebalance(struct sim *s)
 {
-	uint64_t C = (uint64_t)s->net->switches * s->net->bandwidth_bps;
 	size_t np, nf, i, k = 0;
 	uint32_t maxn;
 
@@ -267,10 +266,7 @@ simideal_rebalance(struct sim *s)
 	np = component(s, s->dirty, (int)k, &nf, &maxn);
 	if (s->failed)
 		return;
-	if (nf == 1) {		/* alone on both its ports: all of them */
-		if (s->fl[s->qflows[0].fi].rate != C)
-			sim_flow_rate(s, s->qflows[0].fi, C);
-	} else if (nf > 1)
+	if (nf > 0)
 		share(s, np, nf, maxn);
 }
 
