@@ -192,8 +192,8 @@ sim_pair_find(struct sim *s, uint32_t a, uint32_t b, int create)
 
 /* ---- flows ---- */
 
-static uint32_t
-flow_new(struct sim *s, uint32_t seg, uint32_t pair, int32_t sw)
+uint32_t
+sim_flow_new(struct sim *s, uint32_t seg, uint32_t pair, int32_t sw)
 {
 	struct flow *f;
 	struct gpu *g;
@@ -331,8 +331,8 @@ try_compute(struct sim *s, uint32_t gi)
 	push(s, s->now + s->d->t[t].amount, EV_COMPUTE, 0, t);
 }
 
-static uint32_t
-seg_new(struct sim *s, uint32_t task, uint64_t bytes, uint32_t fdst)
+uint32_t
+sim_seg_new(struct sim *s, uint32_t task, uint64_t bytes, uint32_t fdst)
 {
 	uint32_t i;
 
@@ -347,18 +347,6 @@ seg_new(struct sim *s, uint32_t task, uint64_t bytes, uint32_t fdst)
 	}
 	s->seg[i] = (struct seg){ task, NONE, bytes, fdst, 0 };
 	return i;
-}
-
-uint32_t
-sim_seg_new(struct sim *s, uint32_t task, uint64_t bytes, uint32_t fdst)
-{
-	return seg_new(s, task, bytes, fdst);
-}
-
-uint32_t
-sim_flow_new(struct sim *s, uint32_t seg, uint32_t pair, int32_t sw)
-{
-	return flow_new(s, seg, pair, sw);
 }
 
 /* ---- transfers ---- */
@@ -377,8 +365,8 @@ transfer_ready(struct sim *s, uint32_t t)
 	sim_log(s, "ready %u %u->%u %llu", t, src, dst,
 	    (unsigned long long)amount);
 	if (s->ideal) {
-		if ((sg = seg_new(s, t, amount, dst)) == NONE ||
-		    (f = flow_new(s, sg, pi, -1)) == NONE)
+		if ((sg = sim_seg_new(s, t, amount, dst)) == NONE ||
+		    (f = sim_flow_new(s, sg, pi, -1)) == NONE)
 			return;
 		simideal_add(s, f);
 	} else if (s->ts[t].plan != NONE) {
