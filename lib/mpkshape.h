@@ -6,13 +6,13 @@
  * in a fixed order, each a fixstr, with values in the encodings the
  * writer picks.  A shape walks such bytes from p to end (a record, or
  * a stream's buffer from a record on), every read checked against end:
- * shape_lit() steps over the fixstr k of n bytes (n a constant: the
- * compare is a load or two) or returns 0 without moving; shape_block()
- * steps over the n encoded bytes at k, all the fixed items between two
- * values (a key, or a type, a key and the next key) at once, the same
- * way; shape_uint() reads an unsigned integer in any of its unsigned
- * encodings, or returns -1 (for any other item too: a signed encoding,
- * say) without moving.  SHAPE_FIELD() is a block then an integer.
+ * shape_block() steps over the n encoded bytes at k (n a constant: the
+ * compare is a load or two), all the fixed items between two values (a
+ * key, or a type, a key and the next key) at once, or returns 0
+ * without moving; shape_uint() reads an unsigned integer in any of its
+ * unsigned encodings, or returns -1 (for any other item too: a signed
+ * encoding, say) without moving.  SHAPE_FIELD() is a block then an
+ * integer.
  * Anything a shape does not take, the reader then reads key by key as
  * before, so results and messages do not depend on the layout.
  */
@@ -30,18 +30,6 @@ struct shape {
 	const uint8_t	*p, *end;
 	uint32_t	 pairs;		/* of the map, once read */
 };
-
-static inline int
-shape_lit(struct shape *sh, const char *k, size_t n)
-{
-	if ((size_t)(sh->end - sh->p) <= n || sh->p[0] != (0xa0 | n) ||
-	    memcmp(sh->p + 1, k, n) != 0)
-		return 0;
-	sh->p += 1 + n;
-	return 1;
-}
-
-#define SHAPE_LIT(sh, k)	shape_lit((sh), (k), sizeof(k) - 1)
 
 /* The n bytes at k, with at least a byte after them; 0 else. */
 static inline int

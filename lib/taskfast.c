@@ -218,12 +218,12 @@ quick_tail(struct shape *sh, uint32_t left)
 	size_t len;
 
 	for (; left > 0; left--) {
-		if (SHAPE_LIT(sh, "op")) {
+		if (SHAPE_BLOCK(sh, "\xa2" "op")) {
 			if (shape_uint(sh, &v) != 0)
 				return -1;
 			continue;
 		}
-		if (!SHAPE_LIT(sh, "name") || sh->p >= sh->end)
+		if (!SHAPE_BLOCK(sh, "\xa4" "name") || sh->p >= sh->end)
 			return -1;
 		if ((sh->p[0] & 0xe0) == 0xa0)
 			len = *sh->p++ & 0x1f;
