@@ -7,7 +7,8 @@
  * its circuit for 1 ps, set the two apart), a release time and a tail
  * of work that must follow it, and precedence arcs with a lag.
  * fprob_whole() makes the problem of a whole DAG; a relaxation
- * (a window of it) is made by the caller.
+ * (a window of it) is made by the caller.  The fprob_ functions are in
+ * fprob.c, the model's in fmodel.c.
  *
  * fmodel_build() writes the paper's per-task model of p->model's
  * reconfiguration: a start time per task, a binary per transfer and
