@@ -14,6 +14,22 @@
  * phase frees and the next does not reuse.  Call it once the arrays
  * that grow (mem_grow(), realloc()) are grown: until then a large one
  * grows best in a block of its own, moved by mremap(2) without a copy.
+ *
+ * mem_populate() asks the system (Linux 5.14 and later; elsewhere, or
+ * when it refuses, nothing happens) to map the n bytes at p at once,
+ * ready to be written, rather than a page at a time as each is first
+ * touched: one call in place of a fault a page.  Where faults are slow
+ * it pays: on a virtual machine with shadow page tables, such as the
+ * one fluxocs is measured on, writing 400 MB of fresh pages took 1.0 s
+ * one fault at a time and 0.47 s mapped so.  It is for a block the
+ * caller is about to write whole (mapped pages count in the resident
+ * size); below 1 MiB it does nothing.  mem_calloc() and mem_array()
+ * are calloc(3) and reallocarray(NULL, ...) of a block so written, then
+ * mapped so.  mem_ahead() maps ahead of an array filled in order (items
+ * of sz bytes, room for cap): when the items in use go from `from` to
+ * `to` and so reach a new 2 MiB stretch of its bytes, it maps the
+ * stretch after that one, within the room.  None of them changes what
+ * memory holds, or whether an allocation succeeds.
  */
 #ifndef MEM_H
 #define MEM_H
@@ -22,5 +38,9 @@
 
 int	mem_grow(void *, size_t *, size_t, size_t);
 void	mem_keep(void);
+void	mem_populate(void *, size_t);
+void	*mem_calloc(size_t, size_t);
+void	*mem_array(size_t, size_t);
+void	mem_ahead(void *, size_t, size_t, size_t, size_t);
 
 #endif
