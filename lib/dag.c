@@ -42,6 +42,9 @@ dag_add(struct dag *d, const struct dag_task *t, const uint32_t *deps,
 	    mem_grow(&d->dep, &d->depcap, d->ndep + n + 1,
 	    sizeof(*d->dep)) != 0)
 		return -1;
+	mem_ahead(d->t, sizeof(*d->t), d->n, d->n + 1, d->cap);
+	mem_ahead(d->dep, sizeof(*d->dep), d->ndep, d->ndep + n + 1,
+	    d->depcap);
 	if (n > 0 && deps != d->dep + d->ndep)
 		memcpy(d->dep + d->ndep, deps, n * sizeof(*deps));
 	d->t[d->n] = *t;
@@ -105,9 +108,9 @@ dag_toposort(size_t n, const size_t *off, const uint32_t *adj,
 	struct heap_item it;
 	int rc = 0;
 
-	indeg = calloc(n + 1, sizeof(*indeg));
-	soff = calloc(n + 2, sizeof(*soff));
-	succ = malloc((off[n] + 1) * sizeof(*succ));
+	indeg = mem_calloc(n + 1, sizeof(*indeg));
+	soff = mem_calloc(n + 2, sizeof(*soff));
+	succ = mem_array(off[n] + 1, sizeof(*succ));
 	heap_init(&h);
 	if (indeg == NULL || soff == NULL || succ == NULL) {
 		rc = -2;
@@ -157,8 +160,8 @@ dag_successors(const struct dag *d, const uint32_t *prev, size_t **offp,
 	size_t *off, i, j;
 	uint32_t *nx;
 
-	off = calloc(d->n + 2, sizeof(*off));
-	nx = malloc((d->ndep + d->n + 1) * sizeof(*nx));
+	off = mem_calloc(d->n + 2, sizeof(*off));
+	nx = mem_array(d->ndep + d->n + 1, sizeof(*nx));
 	if (off == NULL || nx == NULL) {
 		free(off);
 		free(nx);
@@ -210,7 +213,7 @@ RADIX_GENERATE(radix_kv, struct kv, key)
 static int
 radix_desc(uint32_t *idx, size_t n, const uint64_t *key)
 {
-	struct kv *base = malloc(2 * n * sizeof(*base)), *v;
+	struct kv *base = mem_array(n, 2 * sizeof(*base)), *v;
 	size_t i;
 
 	if (base == NULL)

@@ -5,6 +5,7 @@
 
 #include "dag.h"
 #include "fabbound.h"
+#include "mem.h"
 #include "net.h"
 #include "radix.h"
 
@@ -169,7 +170,7 @@ group(struct fb *f, int dir, size_t *cnt)
 			most = cnt[g + 1];
 		cnt[g + 1] += cnt[g];
 	}
-	if (f->r == NULL && (f->r = malloc((cnt[f->net->gpus] + 1) *
+	if (f->r == NULL && (f->r = mem_array(cnt[f->net->gpus] + 1,
 	    sizeof(*f->r))) == NULL)
 		return -1;
 	free(f->w);
@@ -224,11 +225,11 @@ fabbound(const struct dag *d, const struct net *net, uint64_t *out)
 	int rc = -1;
 
 	*out = 0;
-	f.head = malloc(n * sizeof(*f.head));
-	f.bl = malloc(n * sizeof(*f.bl));
-	f.dur = malloc(n * sizeof(*f.dur));
-	f.send = malloc(n * sizeof(*f.send));
-	f.prev = malloc(n * sizeof(*f.prev));
+	f.head = mem_array(n, sizeof(*f.head));
+	f.bl = mem_array(n, sizeof(*f.bl));
+	f.dur = mem_array(n, sizeof(*f.dur));
+	f.send = mem_array(n, sizeof(*f.send));
+	f.prev = mem_array(n, sizeof(*f.prev));
 	if (f.head == NULL || f.bl == NULL || f.dur == NULL ||
 	    f.send == NULL || f.prev == NULL || durations(&f) != 0)
 		goto out;

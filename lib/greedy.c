@@ -86,7 +86,7 @@ bottom_levels(const struct dag *d, const struct net *n)
 	uint64_t *bl;
 	size_t i, j;
 
-	if ((bl = calloc(d->n + 1, sizeof(*bl))) == NULL)
+	if ((bl = mem_calloc(d->n + 1, sizeof(*bl))) == NULL)
 		return NULL;
 	for (i = d->n; i-- > 0;) {
 		const uint32_t *dep = dag_deps(d, i);
@@ -470,6 +470,7 @@ place_transfer(struct state *s, uint32_t t)
 	    ivs_add(&pb->rx, best.t, best.t + len) != 0 ||
 	    mem_grow(&sc->p, &sc->pcap, sc->np + 1, sizeof(*sc->p)) != 0)
 		return -1;
+	mem_ahead(sc->p, sizeof(*sc->p), sc->np, sc->np + 1, sc->pcap);
 	sc->p[sc->np++] = (struct plan){ t, best.sw, best.t };
 	s->g->start[t] = best.t;
 	s->g->end[t] = best.t + dur + s->n->latency_ps;
@@ -510,7 +511,7 @@ gpu_order(const struct dag *d, const struct net *n)
 	uint32_t *prev, *last;
 	size_t i;
 
-	prev = malloc((d->n + 1) * sizeof(*prev));
+	prev = mem_array(d->n + 1, sizeof(*prev));
 	last = malloc((n->gpus + 1) * sizeof(*last));
 	if (prev == NULL || last == NULL) {
 		free(prev);
@@ -557,7 +558,7 @@ greedy_list(const struct dag *d, const uint32_t *prev, const uint64_t *key,
 
 	heap_init(&h);
 	if (dag_successors(d, prev, &off, &nexts) != 0 ||
-	    (pending = malloc((d->n + 1) * sizeof(*pending))) == NULL)
+	    (pending = mem_array(d->n + 1, sizeof(*pending))) == NULL)
 		goto out;
 	for (i = 0; i < d->n; i++)
 		pending[i] = d->t[i].ndep + (prev != NULL && prev[i] != NONE);
@@ -632,9 +633,9 @@ greedy_run(const struct dag *d, const struct net *n, struct greedy *g)
 	memset(g, 0, sizeof(*g));
 	sched_init(&g->sc);
 	snprintf(g->sc.scheduler, sizeof(g->sc.scheduler), "greedy");
-	g->start = calloc(d->n + 1, sizeof(*g->start));
-	g->end = calloc(d->n + 1, sizeof(*g->end));
-	s.ready = calloc(d->n + 1, sizeof(*s.ready));
+	g->start = mem_calloc(d->n + 1, sizeof(*g->start));
+	g->end = mem_calloc(d->n + 1, sizeof(*g->end));
+	s.ready = mem_calloc(d->n + 1, sizeof(*s.ready));
 	s.gpu_free = calloc(n->gpus + 1, sizeof(*s.gpu_free));
 	s.pt = calloc(np + 1, sizeof(*s.pt));
 	if (allstop(n)) {
@@ -684,7 +685,7 @@ greedy_switches(const struct dag *d, const struct greedy *g)
 	uint32_t *sw;
 	size_t i;
 
-	if ((sw = calloc(d->n + 1, sizeof(*sw))) == NULL)
+	if ((sw = mem_calloc(d->n + 1, sizeof(*sw))) == NULL)
 		return NULL;
 	for (i = 0; i < g->sc.np; i++)
 		sw[g->sc.p[i].task] = g->sc.p[i].sw;
@@ -753,7 +754,7 @@ greedy_levels(const struct dag *d, const struct net *n, uint64_t **headp,
 
 	if ((bl = bottom_levels(d, n)) == NULL)
 		return -1;
-	if ((head = calloc(d->n + 1, sizeof(*head))) == NULL) {
+	if ((head = mem_calloc(d->n + 1, sizeof(*head))) == NULL) {
 		free(bl);
 		return -1;
 	}

@@ -6,6 +6,7 @@
 #include "dag.h"
 #include "greedy.h"
 #include "lbound.h"
+#include "mem.h"
 #include "net.h"
 
 typedef unsigned __int128 u128;
@@ -109,7 +110,7 @@ by_gpu(const struct dag *d, const struct net *n, size_t **offp,
 		}
 	for (g = 0; g < n->gpus; g++)
 		off[g + 2] += off[g + 1];
-	if ((x = malloc((off[n->gpus + 1] + 1) * sizeof(*x))) == NULL) {
+	if ((x = mem_array(off[n->gpus + 1] + 1, sizeof(*x))) == NULL) {
 		free(off);
 		return -1;
 	}

@@ -53,8 +53,8 @@ ranks(size_t n, const double *key)
 	uint64_t *rk;
 	size_t i;
 
-	ord = malloc((n + 1) * sizeof(*ord));
-	rk = malloc((n + 1) * sizeof(*rk));
+	ord = mem_array(n + 1, sizeof(*ord));
+	rk = mem_array(n + 1, sizeof(*rk));
 	if (ord == NULL || rk == NULL) {
 		free(ord);
 		free(rk);
@@ -133,6 +133,8 @@ place_transfer(struct pstate *s, uint32_t t)
 	    mem_grow(&s->g->sc.p, &s->g->sc.pcap, s->g->sc.np + 1,
 	    sizeof(*s->g->sc.p)) != 0)
 		return -1;
+	mem_ahead(s->g->sc.p, sizeof(*s->g->sc.p), s->g->sc.np,
+	    s->g->sc.np + 1, s->g->sc.pcap);
 	s->g->sc.p[s->g->sc.np++] = (struct plan){ t, s->sw[t], st };
 	s->g->start[t] = st;
 	s->g->end[t] = st + dur + s->n->latency_ps;

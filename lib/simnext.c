@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "mem.h"
 #include "sched.h"
 #include "simnext.h"
 
@@ -110,10 +111,10 @@ simnext_new(const struct schedule *sc)
 		return NULL;
 	nx->periodic = sc->periodic;
 	nx->period = sc->period;
-	it = calloc(n + 1, sizeof(*it));
-	nx->key = calloc(n + 1, sizeof(*nx->key));
-	nx->off = calloc(n + 1, sizeof(*nx->off));
-	nx->sp = calloc(n + 1, sizeof(*nx->sp));
+	it = mem_calloc(n + 1, sizeof(*it));
+	nx->key = mem_calloc(n + 1, sizeof(*nx->key));
+	nx->off = mem_calloc(n + 1, sizeof(*nx->off));
+	nx->sp = mem_calloc(n + 1, sizeof(*nx->sp));
 	if (it == NULL || nx->key == NULL || nx->off == NULL ||
 	    nx->sp == NULL) {
 		free(it);
