@@ -19,6 +19,7 @@
 #include "filter.h"
 #include "header.h"
 #include "horizon.h"
+#include "mem.h"
 #include "net.h"
 #include "rec.h"
 #include "stream.h"
@@ -211,6 +212,7 @@ read_op(struct build *b, struct rec *r)
 	o.ndep = deps->size;
 	os->ndep += deps->size;
 	xgrow(&os->o, &os->cap, os->n + 1, sizeof(*os->o));
+	mem_ahead(os->o, sizeof(*os->o), os->n, os->n + 1, os->cap);
 	os->o[os->n++] = o;
 }
 

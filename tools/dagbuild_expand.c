@@ -6,6 +6,7 @@
 #include "coll.h"
 #include "dag.h"
 #include "die.h"
+#include "mem.h"
 #include "stream.h"
 
 #include "dagbuild.h"
@@ -115,6 +116,8 @@ add_task(struct build *b, const struct dag_task *t, const uint32_t *dep,
 	if (b->tcap != cap)
 		b->taskpart = xreallocarray(b->taskpart, b->tcap,
 		    sizeof(*b->taskpart));
+	mem_ahead(b->taskop, sizeof(*b->taskop), id, id + 1, b->tcap);
+	mem_ahead(b->taskpart, sizeof(*b->taskpart), id, id + 1, b->tcap);
 	b->taskop[id] = op;
 	b->taskpart[id] = part;
 	return (uint32_t)id;
