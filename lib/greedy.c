@@ -468,9 +468,8 @@ place_transfer(struct state *s, uint32_t t)
 	c->to = best.t + len > c->to ? best.t + len : c->to;
 	if (ivs_add(&pa->tx, best.t, best.t + len) != 0 ||
 	    ivs_add(&pb->rx, best.t, best.t + len) != 0 ||
-	    mem_grow(&sc->p, &sc->pcap, sc->np + 1, sizeof(*sc->p)) != 0)
+	    mem_append(&sc->p, &sc->pcap, sc->np, sizeof(*sc->p)) != 0)
 		return -1;
-	mem_ahead(sc->p, sizeof(*sc->p), sc->np, sc->np + 1, sc->pcap);
 	sc->p[sc->np++] = (struct plan){ t, best.sw, best.t };
 	s->g->start[t] = best.t;
 	s->g->end[t] = best.t + dur + s->n->latency_ps;

@@ -31,6 +31,15 @@ mem_grow(void *pp, size_t *cap, size_t need, size_t sz)
 	return 0;
 }
 
+int
+mem_append(void *pp, size_t *cap, size_t n, size_t sz)
+{
+	if (mem_grow(pp, cap, n + 1, sz) != 0)
+		return -1;
+	mem_ahead(*(void **)pp, sz, n, n + 1, *cap);
+	return 0;
+}
+
 void
 mem_keep(void)
 {

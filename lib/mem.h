@@ -4,6 +4,8 @@
  * mem_grow() makes *p (an array of sz-byte items with room for *cap)
  * hold at least need items, doubling; it returns 0, or -1 when memory
  * runs out or the size overflows, leaving *p and *cap as they were.
+ * mem_append() makes room so for item n of an array filled in order,
+ * and maps ahead of it (mem_ahead() below).
  *
  * mem_keep() asks the C library (glibc's malloc; elsewhere it does
  * nothing) to keep freed memory for the process's later allocations,
@@ -37,6 +39,7 @@
 #include <stddef.h>
 
 int	mem_grow(void *, size_t *, size_t, size_t);
+int	mem_append(void *, size_t *, size_t, size_t);
 void	mem_keep(void);
 void	mem_populate(void *, size_t);
 void	*mem_calloc(size_t, size_t);

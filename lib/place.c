@@ -130,11 +130,9 @@ place_transfer(struct pstate *s, uint32_t t)
 	st = port_free(pb, tk->gpu, 0, st, tau);
 	if (port_use(pa, tk->dst, 1, st + len) != 0 ||
 	    port_use(pb, tk->gpu, 0, st + len) != 0 ||
-	    mem_grow(&s->g->sc.p, &s->g->sc.pcap, s->g->sc.np + 1,
+	    mem_append(&s->g->sc.p, &s->g->sc.pcap, s->g->sc.np,
 	    sizeof(*s->g->sc.p)) != 0)
 		return -1;
-	mem_ahead(s->g->sc.p, sizeof(*s->g->sc.p), s->g->sc.np,
-	    s->g->sc.np + 1, s->g->sc.pcap);
 	s->g->sc.p[s->g->sc.np++] = (struct plan){ t, s->sw[t], st };
 	s->g->start[t] = st;
 	s->g->end[t] = st + dur + s->n->latency_ps;

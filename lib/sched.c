@@ -118,7 +118,7 @@ int
 sched_add_circuit(struct schedule *s, uint32_t sw, uint32_t a, uint32_t b,
     uint64_t from, uint64_t to)
 {
-	if (mem_grow(&s->c, &s->ccap, s->nc + 1, sizeof(*s->c)) != 0)
+	if (mem_append(&s->c, &s->ccap, s->nc, sizeof(*s->c)) != 0)
 		return -1;
 	s->c[s->nc++] = (struct circuit){ sw, a < b ? a : b, a < b ? b : a,
 	    from, to };
@@ -128,7 +128,7 @@ sched_add_circuit(struct schedule *s, uint32_t sw, uint32_t a, uint32_t b,
 int
 sched_add_plan(struct schedule *s, uint32_t task, uint32_t sw, uint64_t start)
 {
-	if (mem_grow(&s->p, &s->pcap, s->np + 1, sizeof(*s->p)) != 0)
+	if (mem_append(&s->p, &s->pcap, s->np, sizeof(*s->p)) != 0)
 		return -1;
 	s->p[s->np++] = (struct plan){ task, sw, start };
 	return 0;
@@ -197,7 +197,7 @@ sched_read_plan_tree(struct rec *r, struct schedule *s, const struct net *n)
 		    n->switches);
 	if (rec_failed(r))
 		return -1;
-	if (mem_grow(&s->p, &s->pcap, s->np + 1, sizeof(*s->p)) != 0) {
+	if (mem_append(&s->p, &s->pcap, s->np, sizeof(*s->p)) != 0) {
 		rec_fail(r, "out of memory");
 		return -1;
 	}

@@ -6,7 +6,6 @@
 
 #include "dag.h"
 #include "heap.h"
-#include "mem.h"
 #include "net.h"
 #include "sched.h"
 #include "sim.h"
@@ -25,7 +24,7 @@ zalloc(struct sim *s, size_t n, size_t sz)
 {
 	void *p;
 
-	if ((p = mem_calloc(n ? n : 1, sz)) == NULL)
+	if ((p = calloc(n ? n : 1, sz)) == NULL)
 		sim_fail(s, "out of memory");
 	return p;
 }
@@ -39,7 +38,7 @@ xalloc(struct sim *s, size_t n, size_t sz)
 {
 	void *p;
 
-	if ((p = mem_array(n ? n : 1, sz)) == NULL)
+	if ((p = reallocarray(NULL, n ? n : 1, sz)) == NULL)
 		sim_fail(s, "out of memory");
 	return p;
 }
@@ -132,10 +131,7 @@ setup_tasks(struct sim *s)
 	s->ts = xalloc(s, d->n + 1, sizeof(*s->ts));
 	s->succ = xalloc(s, d->ndep, sizeof(*s->succ));
 	s->g = zalloc(s, gpus, sizeof(*s->g));
-	/* few tasks are roots: their room is not mapped ahead */
-	if ((s->roots = reallocarray(NULL, d->n ? d->n : 1,
-	    sizeof(*s->roots))) == NULL)
-		sim_fail(s, "out of memory");
+	s->roots = xalloc(s, d->n, sizeof(*s->roots));
 	if (s->failed)
 		return -1;
 	for (gi = 0; gi < gpus; gi++)
