@@ -4,7 +4,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "mem.h"
 #include "sched.h"
 #include "simnext.h"
 
@@ -111,10 +110,10 @@ simnext_new(const struct schedule *sc)
 		return NULL;
 	nx->periodic = sc->periodic;
 	nx->period = sc->period;
-	it = mem_calloc(n + 1, sizeof(*it));
-	nx->key = mem_calloc(n + 1, sizeof(*nx->key));
-	nx->off = mem_calloc(n + 1, sizeof(*nx->off));
-	nx->sp = mem_calloc(n + 1, sizeof(*nx->sp));
+	it = calloc(n + 1, sizeof(*it));
+	nx->key = calloc(n + 1, sizeof(*nx->key));
+	nx->off = calloc(n + 1, sizeof(*nx->off));
+	nx->sp = calloc(n + 1, sizeof(*nx->sp));
 	if (it == NULL || nx->key == NULL || nx->off == NULL ||
 	    nx->sp == NULL) {
 		free(it);
