@@ -64,6 +64,23 @@ dag_dep_space(struct dag *d, size_t n)
 	return d->dep + d->ndep;
 }
 
+/* Room for n more tasks: dag_push()'s. */
+int
+dag_reserve(struct dag *d, size_t n)
+{
+	if (n > SIZE_MAX - d->n)
+		return -1;
+	return mem_grow(&d->t, &d->cap, d->n + n, sizeof(*d->t));
+}
+
+/* The mapping ahead dag_add() does, for the tasks pushed since n0. */
+void
+dag_pushed(struct dag *d, size_t n0, size_t ndep0)
+{
+	mem_ahead(d->t, sizeof(*d->t), n0, d->n, d->cap);
+	mem_ahead(d->dep, sizeof(*d->dep), ndep0, d->ndep + 1, d->depcap);
+}
+
 const uint32_t *
 dag_deps(const struct dag *d, size_t i)
 {

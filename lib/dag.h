@@ -12,6 +12,14 @@
  * dag_dep_space() returns room for the next task's n dependencies,
  * so that a reader can fill them in place before dag_add().
  *
+ * dag_reserve() makes room for n more tasks; within it dag_push() is
+ * dag_add() for a reader that has checked the task: its n dependencies
+ * already in the room dag_dep_space() gave for them, each below d->n,
+ * and d->n below UINT32_MAX.  It cannot fail, and the DAG is the same
+ * as dag_add()'s.  After a run of pushes from n0 tasks and ndep0
+ * dependencies, dag_pushed() maps the pages ahead of the arrays' ends
+ * as dag_add() would have (mem_ahead()).
+ *
  * dag_toposort() orders any graph given as dependency lists, stably:
  * among ready nodes the smallest index goes first.
  *
@@ -63,6 +71,19 @@ int	dag_add(struct dag *, const struct dag_task *, const uint32_t *,
 	    size_t);
 const uint32_t *dag_deps(const struct dag *, size_t);
 uint32_t *dag_dep_space(struct dag *, size_t);
+int	dag_reserve(struct dag *, size_t);
+void	dag_pushed(struct dag *, size_t, size_t);
+
+static inline void
+dag_push(struct dag *d, const struct dag_task *t, uint32_t n)
+{
+	struct dag_task *to = &d->t[d->n++];
+
+	*to = *t;
+	to->dep_off = d->ndep;
+	to->ndep = n;
+	d->ndep += n;
+}
 
 int	dag_toposort(size_t, const size_t *, const uint32_t *, uint32_t *,
 	    size_t *);

@@ -196,8 +196,9 @@ quick_deps(struct shape *sh, struct quick *q, struct dag *d)
 	} else
 		return -1;
 	if (n > (size_t)(sh->end - sh->p) ||
-	    (q->dep = dag_dep_space(d, n)) == NULL)
+	    (d->depcap - d->ndep <= n && dag_dep_space(d, n) == NULL))
 		return -1;
+	q->dep = d->dep + d->ndep;
 	q->ndep = n;
 	q->maxdep = 0;
 	for (i = 0; i < n; i++) {
@@ -261,6 +262,18 @@ quick_compute(struct shape *sh, struct quick *q)
 	return quick_tail(sh, sh->pairs - 7);
 }
 
+/*
+ * The fewest bytes of a record quick_read() takes: a compute task with
+ * no dependencies and one-byte integers, "op" and "name" left out (each
+ * block's size counts its terminating NUL, in place of the one-byte
+ * value or array header after it).  Once a buffer's first record is
+ * read, taskfast_run() makes room for as many tasks as it can hold so.
+ */
+#define QUICK_MIN	(1 + sizeof("\xa4" "type" "\xa4" "task" "\xa2" "id") + \
+			    sizeof("\xa4" "kind" "\xa7" "compute" "\xa4" "deps") + \
+			    sizeof("\xa3" "gpu") + sizeof("\xab" "duration_ps") + \
+			    sizeof("\xa4" "step"))
+
 /* On success sh->p is at the end of the record. */
 static int
 quick_read(struct shape *sh, struct quick *q, struct dag *d)
@@ -278,17 +291,37 @@ quick_read(struct shape *sh, struct quick *q, struct dag *d)
 	return quick_deps(sh, q, d) != 0 ? -1 : quick_compute(sh, q);
 }
 
+/* Where taskio_read_tree() would now expect each key of a kind. */
+static void
+quick_hint(struct dag *d, int kind)
+{
+	uint32_t *h = d->hint[kind];
+
+	h[0] = 1;
+	h[1] = 2;
+	h[2] = 3;
+	h[4] = 4;
+	h[5] = 5;
+	if (kind == DAG_COMPUTE)
+		h[3] = 6;
+	else {
+		h[3] = 7;
+		h[6] = 6;
+	}
+}
+
 /*
- * The checks of taskio_read(), then the task added, with the hints
- * that reader leaves (where it found each key: fixed by the layout).
+ * The checks of taskio_read(), then the task added: pushed, when
+ * there is room (its dependencies are in place, checked below its id,
+ * and quick_deps() made room for them).  The caller leaves the hints
+ * that reader leaves (quick_hint()).
  */
 static int
 quick_add(const struct quick *q, struct dag *d, uint32_t gpus)
 {
 	struct dag_task t = { 0 };
-	uint32_t *h = d->hint[q->kind];
 
-	if (q->step > DAG_MAX_STEP || q->id != d->n ||
+	if (q->step > DAG_MAX_STEP || q->id != d->n || q->id >= UINT32_MAX ||
 	    (q->ndep > 0 && q->maxdep >= q->id) || q->a >= gpus)
 		return -1;
 	if (q->kind == DAG_TRANSFER && (q->b >= gpus || q->b == q->a))
@@ -298,20 +331,11 @@ quick_add(const struct quick *q, struct dag *d, uint32_t gpus)
 	t.gpu = (uint32_t)q->a;
 	t.dst = (uint32_t)q->b;
 	t.amount = q->amount;
-	if (dag_add(d, &t, q->dep, q->ndep) != 0)
-		return -1;
-	h[0] = 1;
-	h[1] = 2;
-	h[2] = 3;
-	h[4] = 4;
-	h[5] = 5;
-	if (q->kind == DAG_COMPUTE)
-		h[3] = 6;
-	else {
-		h[3] = 7;
-		h[6] = 6;
+	if (d->n < d->cap) {
+		dag_push(d, &t, (uint32_t)q->ndep);
+		return 0;
 	}
-	return 0;
+	return dag_add(d, &t, q->dep, q->ndep);
 }
 
 /* The keys in any order, each read by its type. */
@@ -351,15 +375,26 @@ taskfast_run(const uint8_t *p, size_t n, const struct stream_limits *lim,
 	struct shape sh = { p, p + n, 0 };
 	const uint8_t *at = p;
 	struct quick q;
-	size_t k;
+	unsigned kinds = 0;
+	size_t k, n0 = d->n, ndep0 = d->ndep;
 
 	for (k = 0;; k++, at = sh.p) {
 		q.ndep = 0;
 		if (quick_read(&sh, &q, d) != 0 || !shape_fits(&sh, at, lim,
-		    2, sh.pairs > q.ndep ? sh.pairs : q.ndep) ||
-		    quick_add(&q, d, gpus) != 0)
+		    2, sh.pairs > q.ndep ? sh.pairs : q.ndep))
 			break;
+		if (k == 0 && dag_reserve(d, n / QUICK_MIN + 1) != 0)
+			break;
+		if (quick_add(&q, d, gpus) != 0)
+			break;
+		kinds |= 1U << q.kind;
 	}
+	if (k > 0)
+		dag_pushed(d, n0, ndep0);
+	if (kinds & (1U << DAG_COMPUTE))
+		quick_hint(d, DAG_COMPUTE);
+	if (kinds & (1U << DAG_TRANSFER))
+		quick_hint(d, DAG_TRANSFER);
 	*len = (size_t)(at - p);
 	return k;
 }
@@ -374,8 +409,12 @@ taskfast_read(const struct rec *r, struct dag *d, uint32_t gpus)
 	if (rec_failed(r))
 		return 1;
 	q.ndep = 0;
-	if (quick_read(&sh, &q, d) == 0 && sh.p == sh.end)
-		return quick_add(&q, d, gpus) != 0;
+	if (quick_read(&sh, &q, d) == 0 && sh.p == sh.end) {
+		if (quick_add(&q, d, gpus) != 0)
+			return 1;
+		quick_hint(d, q.kind);
+		return 0;
+	}
 	f.seen = 0;
 	f.ndep = 0;
 	if (any_order(r, &f, d) != 0)

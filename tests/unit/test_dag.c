@@ -4,6 +4,7 @@
 
 #include "dag.h"
 #include "heap.h"
+#include "same.h"
 #include "splitmix.h"
 #include "tap.h"
 
@@ -85,6 +86,79 @@ deps_without_any(void)
 }
 
 /*
+ * Tasks pushed into reserved room (dag_reserve(), dag_push()) make the
+ * DAG dag_add() makes of them, in batches that end where the room does
+ * and past it (more reserved than used); a reservation that cannot be
+ * made is refused and changes nothing.
+ */
+/* A random task of a DAG of n tasks so far, its dependencies in p's room. */
+static void
+random_task(struct dag *p, struct dag_task *t, uint32_t **dep, uint32_t *nd,
+    uint64_t *st)
+{
+	uint32_t j;
+
+	t->kind = p->n % 3 == 0 ? DAG_COMPUTE : DAG_TRANSFER;
+	t->gpu = (uint32_t)(p->n % 8);
+	t->dst = (uint32_t)((p->n + 1) % 8);
+	t->amount = splitmix_next(st);
+	t->step = (uint16_t)(p->n % 5);
+	*nd = p->n == 0 ? 0 : (uint32_t)(splitmix_next(st) % 5);
+	*dep = dag_dep_space(p, *nd);
+	for (j = 0; j < *nd; j++)
+		(*dep)[j] = (uint32_t)(splitmix_next(st) % p->n);
+}
+
+static void
+push_as_add(void)
+{
+	struct dag a, p;
+	struct dag_task t = { 0 };
+	uint32_t *dep, nd;
+	uint64_t st = 7;
+	size_t batch, room, i, cap, n0, ndep0;
+	int fine = 1;
+
+	dag_init(&a);
+	dag_init(&p);
+	while (p.n < 5000 && fine) {
+		batch = 1 + splitmix_next(&st) % 300;
+		room = batch + splitmix_next(&st) % 3;
+		if (dag_reserve(&p, room) != 0 || p.cap - p.n < room) {
+			fine = 0;
+			break;
+		}
+		n0 = p.n;
+		ndep0 = p.ndep;
+		for (i = 0; i < batch; i++) {
+			random_task(&p, &t, &dep, &nd, &st);
+			if (dag_add(&a, &t, dep, nd) != 0)
+				fine = 0;
+			dag_push(&p, &t, nd);
+		}
+		dag_pushed(&p, n0, ndep0);
+	}
+	while (fine && p.n < p.cap) {
+		random_task(&p, &t, &dep, &nd, &st);
+		if (dag_add(&a, &t, dep, nd) != 0)
+			fine = 0;
+		dag_push(&p, &t, nd);
+	}
+	ok(fine && same_dag(&a, &p), "%zu tasks pushed in batches into "
+	    "reserved room, the last filling it: the DAG dag_add() makes of "
+	    "them", p.n);
+	ok(dag_reserve(&p, 1) == 0 && p.cap > p.n, "room for one more task "
+	    "once it is full");
+	i = p.n;
+	cap = p.cap;
+	ok(dag_reserve(&p, SIZE_MAX) != 0 && p.n == i &&
+	    p.cap == cap && same_dag(&a, &p), "room past SIZE_MAX is refused "
+	    "and the DAG left as it was");
+	dag_free(&a);
+	dag_free(&p);
+}
+
+/*
  * dag_sort_desc() against a selection sort by (key desc, id asc), on
  * ids in order (the radix path, from 64 ids on) and shuffled (qsort),
  * with keys from a few values (ties) or from all 64 bits.
@@ -140,6 +214,7 @@ main(void)
 	sort_desc();
 	toposort();
 	add_rules();
+	push_as_add();
 	deps_without_any();
 	return tap_done();
 }
