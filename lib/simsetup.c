@@ -183,12 +183,13 @@ queue_unsorted(const struct sim *s, const struct pqueue *q)
 }
 
 /*
- * The plans into their queues, each in (start, task) order: counted out
- * by queue in stream order, then each queue out of order sorted (one in
- * order, as schedulers write them, costs a look).
+ * The plans into their queues (plan i's is queue[i]), each in (start,
+ * task) order: counted out by queue in stream order, then each queue
+ * out of order sorted (one in order, as schedulers write them, costs a
+ * look).
  */
 static int
-plan_queues(struct sim *s, uint32_t npq)
+plan_queues(struct sim *s, uint32_t npq, const uint32_t *queue)
 {
 	const struct schedule *sc = s->sc;
 	size_t n = sc->np, i;
@@ -197,7 +198,7 @@ plan_queues(struct sim *s, uint32_t npq)
 	if ((at = zalloc(s, (size_t)npq + 1, sizeof(*at))) == NULL)
 		return -1;
 	for (i = 0; i < n; i++)
-		at[s->pr[s->ts[sc->p[i].task].pair].pq + sc->p[i].sw + 1]++;
+		at[queue[i] + 1]++;
 	for (qi = 0; qi < npq; qi++) {
 		at[qi + 1] += at[qi];
 		s->pq[qi].off = at[qi];
@@ -205,7 +206,7 @@ plan_queues(struct sim *s, uint32_t npq)
 		s->pq[qi].flow = NONE;
 	}
 	for (i = 0; i < n; i++) {
-		qi = at[s->pr[s->ts[sc->p[i].task].pair].pq + sc->p[i].sw]++;
+		qi = at[queue[i]]++;
 		s->pe[qi] = (struct pentry){ sc->p[i].start, sc->p[i].task };
 	}
 	free(at);
@@ -219,44 +220,67 @@ plan_queues(struct sim *s, uint32_t npq)
 	return 0;
 }
 
-/* Plan queues: one per (pair, switch), in start order. */
+/*
+ * Plan p's task checked and marked, and its queue into *qi: a new
+ * pair's queues numbered on first sight, ns of them from *npq on.
+ */
 static int
-setup_plans(struct sim *s)
+plan_queue(struct sim *s, const struct plan *p, uint32_t *npq,
+    uint32_t *qi)
 {
-	const struct schedule *sc = s->sc;
-	uint32_t ns = s->net->switches, npq = 0;
-	size_t i;
+	uint32_t ns = s->net->switches;
+	struct pair *pr;
 
-	if ((s->pe = xalloc(s, sc->np, sizeof(*s->pe))) == NULL)
+	if (p->task >= s->d->n || s->ts[p->task].kind != DAG_TRANSFER) {
+		sim_fail(s, "plan for task %u, which is not a transfer",
+		    p->task);
 		return -1;
-	for (i = 0; i < sc->np; i++) {
-		const struct plan *p = &sc->p[i];
-		struct pair *pr;
-
-		if (p->task >= s->d->n || s->ts[p->task].kind !=
-		    DAG_TRANSFER) {
-			sim_fail(s, "plan for task %u, which is not a transfer",
-			    p->task);
-			return -1;
-		}
-		if (s->ts[p->task].plan != NONE) {
-			sim_fail(s, "task %u is planned twice", p->task);
-			return -1;
-		}
-		s->ts[p->task].plan = p->sw;
-		pr = &s->pr[s->ts[p->task].pair];
-		if (pr->pq != NONE)
-			continue;
-		if (npq > UINT32_MAX - ns) {
+	}
+	if (s->ts[p->task].plan != NONE) {
+		sim_fail(s, "task %u is planned twice", p->task);
+		return -1;
+	}
+	s->ts[p->task].plan = p->sw;
+	pr = &s->pr[s->ts[p->task].pair];
+	if (pr->pq == NONE) {
+		if (*npq > UINT32_MAX - ns) {
 			sim_fail(s, "more than 4294967295 plan queues (one "
 			    "per pair and switch)");
 			return -1;
 		}
-		pr->pq = npq;
-		npq += ns;
+		pr->pq = *npq;
+		*npq += ns;
 	}
+	*qi = pr->pq + p->sw;
+	return 0;
+}
+
+/*
+ * Plan queues: one per (pair, switch), in start order.  Each plan's
+ * queue is found once, from its task's state (a cache miss a plan, the
+ * plans not being in task order), and kept for the passes after.
+ */
+static int
+setup_plans(struct sim *s)
+{
+	const struct schedule *sc = s->sc;
+	uint32_t npq = 0, *queue;
+	size_t i;
+	int rc = -1;
+
+	s->pe = xalloc(s, sc->np, sizeof(*s->pe));
+	queue = xalloc(s, sc->np, sizeof(*queue));
+	if (s->failed)
+		goto out;
+	for (i = 0; i < sc->np; i++)
+		if (plan_queue(s, &sc->p[i], &npq, &queue[i]) != 0)
+			goto out;
 	s->pq = zalloc(s, npq, sizeof(*s->pq));
-	return s->failed ? -1 : plan_queues(s, npq);
+	if (!s->failed)
+		rc = plan_queues(s, npq, queue);
+out:
+	free(queue);
+	return rc;
 }
 
 /* Replay: only the circuits that wait for none come up by themselves. */
