@@ -269,10 +269,11 @@ quick_compute(struct shape *sh, struct quick *q)
  * value or array header after it).  Once a buffer's first record is
  * read, taskfast_run() makes room for as many tasks as it can hold so.
  */
-#define QUICK_MIN	(1 + sizeof("\xa4" "type" "\xa4" "task" "\xa2" "id") + \
-			    sizeof("\xa4" "kind" "\xa7" "compute" "\xa4" "deps") + \
-			    sizeof("\xa3" "gpu") + sizeof("\xab" "duration_ps") + \
-			    sizeof("\xa4" "step"))
+#define QUICK_MIN	(1 + \
+	sizeof("\xa4" "type" "\xa4" "task" "\xa2" "id") + \
+	sizeof("\xa4" "kind" "\xa7" "compute" "\xa4" "deps") + \
+	sizeof("\xa3" "gpu") + sizeof("\xab" "duration_ps") + \
+	sizeof("\xa4" "step"))
 
 /* On success sh->p is at the end of the record. */
 static int
