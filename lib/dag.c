@@ -47,11 +47,7 @@ dag_add(struct dag *d, const struct dag_task *t, const uint32_t *deps,
 	    d->depcap);
 	if (n > 0 && deps != d->dep + d->ndep)
 		memcpy(d->dep + d->ndep, deps, n * sizeof(*deps));
-	d->t[d->n] = *t;
-	d->t[d->n].dep_off = d->ndep;
-	d->t[d->n].ndep = (uint32_t)n;
-	d->ndep += n;
-	d->n++;
+	dag_push(d, t, (uint32_t)n);
 	return 0;
 }
 

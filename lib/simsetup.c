@@ -225,7 +225,7 @@ plan_queues(struct sim *s, uint32_t npq, const uint32_t *queue)
  * pair's queues numbered on first sight, ns of them from *npq on.
  */
 static int
-plan_queue(struct sim *s, const struct plan *p, uint32_t *npq,
+plan_find_queue(struct sim *s, const struct plan *p, uint32_t *npq,
     uint32_t *qi)
 {
 	uint32_t ns = s->net->switches;
@@ -273,7 +273,7 @@ setup_plans(struct sim *s)
 	if (s->failed)
 		goto out;
 	for (i = 0; i < sc->np; i++)
-		if (plan_queue(s, &sc->p[i], &npq, &queue[i]) != 0)
+		if (plan_find_queue(s, &sc->p[i], &npq, &queue[i]) != 0)
 			goto out;
 	s->pq = zalloc(s, npq, sizeof(*s->pq));
 	if (!s->failed)

@@ -196,9 +196,8 @@ quick_deps(struct shape *sh, struct quick *q, struct dag *d)
 	} else
 		return -1;
 	if (n > (size_t)(sh->end - sh->p) ||
-	    (d->depcap - d->ndep <= n && dag_dep_space(d, n) == NULL))
+	    (q->dep = dag_dep_space(d, n)) == NULL)
 		return -1;
-	q->dep = d->dep + d->ndep;
 	q->ndep = n;
 	q->maxdep = 0;
 	for (i = 0; i < n; i++) {

@@ -86,35 +86,40 @@ deps_without_any(void)
 }
 
 /*
+ * A random task, its dependencies in p's room, added to a and pushed
+ * into p (whose room the caller reserved); 0 when dag_add() fails.
+ */
+static int
+add_and_push(struct dag *a, struct dag *p, uint64_t *st)
+{
+	struct dag_task t = { 0 };
+	uint32_t *dep, nd, j;
+
+	t.kind = p->n % 3 == 0 ? DAG_COMPUTE : DAG_TRANSFER;
+	t.gpu = (uint32_t)(p->n % 8);
+	t.dst = (uint32_t)((p->n + 1) % 8);
+	t.amount = splitmix_next(st);
+	t.step = (uint16_t)(p->n % 5);
+	nd = p->n == 0 ? 0 : (uint32_t)(splitmix_next(st) % 5);
+	dep = dag_dep_space(p, nd);
+	for (j = 0; j < nd; j++)
+		dep[j] = (uint32_t)(splitmix_next(st) % p->n);
+	if (dag_add(a, &t, dep, nd) != 0)
+		return 0;
+	dag_push(p, &t, nd);
+	return 1;
+}
+
+/*
  * Tasks pushed into reserved room (dag_reserve(), dag_push()) make the
  * DAG dag_add() makes of them, in batches that end where the room does
  * and past it (more reserved than used); a reservation that cannot be
  * made is refused and changes nothing.
  */
-/* A random task of a DAG of n tasks so far, its dependencies in p's room. */
-static void
-random_task(struct dag *p, struct dag_task *t, uint32_t **dep, uint32_t *nd,
-    uint64_t *st)
-{
-	uint32_t j;
-
-	t->kind = p->n % 3 == 0 ? DAG_COMPUTE : DAG_TRANSFER;
-	t->gpu = (uint32_t)(p->n % 8);
-	t->dst = (uint32_t)((p->n + 1) % 8);
-	t->amount = splitmix_next(st);
-	t->step = (uint16_t)(p->n % 5);
-	*nd = p->n == 0 ? 0 : (uint32_t)(splitmix_next(st) % 5);
-	*dep = dag_dep_space(p, *nd);
-	for (j = 0; j < *nd; j++)
-		(*dep)[j] = (uint32_t)(splitmix_next(st) % p->n);
-}
-
 static void
 push_as_add(void)
 {
 	struct dag a, p;
-	struct dag_task t = { 0 };
-	uint32_t *dep, nd;
 	uint64_t st = 7;
 	size_t batch, room, i, cap, n0, ndep0;
 	int fine = 1;
@@ -130,20 +135,12 @@ push_as_add(void)
 		}
 		n0 = p.n;
 		ndep0 = p.ndep;
-		for (i = 0; i < batch; i++) {
-			random_task(&p, &t, &dep, &nd, &st);
-			if (dag_add(&a, &t, dep, nd) != 0)
-				fine = 0;
-			dag_push(&p, &t, nd);
-		}
+		for (i = 0; i < batch && fine; i++)
+			fine = add_and_push(&a, &p, &st);
 		dag_pushed(&p, n0, ndep0);
 	}
-	while (fine && p.n < p.cap) {
-		random_task(&p, &t, &dep, &nd, &st);
-		if (dag_add(&a, &t, dep, nd) != 0)
-			fine = 0;
-		dag_push(&p, &t, nd);
-	}
+	while (fine && p.n < p.cap)
+		fine = add_and_push(&a, &p, &st);
 	ok(fine && same_dag(&a, &p), "%zu tasks pushed in batches into "
 	    "reserved room, the last filling it: the DAG dag_add() makes of "
 	    "them", p.n);
