@@ -55,6 +55,10 @@
  * 0, or -1 with a message in err (too big, bad arcs, out of memory).
  * The result owns sw[] and start[] (per task of the problem, when a
  * schedule was found): free it with wsearch_result_free().
+ *
+ * The search and its placements are in wsearch.c; building its state
+ * from the problem in wsetup.c; the per-GPU loads and a node's lower
+ * bound in wload.c; the state they share in wstate.h.
  */
 #ifndef WSEARCH_H
 #define WSEARCH_H
