@@ -72,13 +72,58 @@ multi_links = $(foreach m,$(MULTI_TOOLS),$(eval $(call multi_link,$(1),$(2),$(3)
 LIBSRC =	$(wildcard lib/*.c)
 UNITSRC =	$(wildcard tests/unit/test_*.c)
 
-# Debian packages the build and the tests need.
-PKGS =		gcc make pkg-config libmsgpack-dev liblpsolve55-dev \
-		coinor-libcbc-dev lp-solve coinor-cbc bats bats-assert \
-		bats-support gnuplot-nox libxml2-utils groff-base bsdutils \
-		perl jq file clang libclang-rt-14-dev python3 \
-		protobuf-compiler openssh-server openssh-client parallel rsync \
-		valgrind
+# Debian packages, by what needs them; each target installs only its
+# own (make deps-list shows them and which are missing).
+# Building the tools:
+BUILD_PKGS =	gcc make pkg-config libmsgpack-dev liblpsolve55-dev \
+		coinor-libcbc-dev
+# make demo: report --plot draws with gnuplot.
+DEMO_PKGS =	gnuplot-nox
+# make scale-study: its table reads report's JSON with jq.
+STUDY_PKGS =	gnuplot-nox jq
+# The benchmarks (make bench*): jq reads records, GNU parallel runs
+# the stages side by side.
+BENCH_PKGS =	jq parallel
+# make fuzz: libFuzzer is clang's.
+FUZZ_PKGS =	clang libclang-rt-14-dev
+# make check: the suites, the clang sanitizer build and the fuzz
+# replays, the solvers' own commands, the man page lint, and the
+# sweep over ssh (an sshd of the test's own: Debian's service is kept
+# from ever starting, see pkg_install).
+TEST_PKGS =	$(DEMO_PKGS) $(FUZZ_PKGS) lp-solve coinor-cbc bats \
+		bats-assert bats-support libxml2-utils groff-base bsdutils \
+		perl jq file python3 protobuf-compiler openssh-server \
+		openssh-client parallel rsync valgrind
+
+# $(call pkg_install,PURPOSE,PACKAGES): install whichever of PACKAGES
+# is missing, saying which and why first: as root, through sudo, or
+# stop with the command to type.  openssh-server is installed with
+# /etc/ssh/sshd_not_to_be_run in place, which Debian's ssh service
+# (systemd unit and init script) honours: its sshd never starts as a
+# service, now or at boot; the tests start their own.
+define pkg_install
+	@command -v dpkg-query >/dev/null || { \
+	  echo "make: no dpkg-query: not Debian; $(1) needs: $(2)"; exit 0; }; \
+	missing=; for p in $(2); do \
+	  dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
+	    grep -q '^install ok installed' || missing="$$missing $$p"; \
+	done; \
+	[ -z "$$missing" ] && exit 0; \
+	echo "make: $(1) needs these Debian packages, installing them:$$missing"; \
+	if [ "$$(id -u)" = 0 ]; then sudo=; \
+	elif sudo -n true 2>/dev/null; then sudo=sudo; \
+	else echo "make: run as root or with sudo:" \
+	  "apt-get install --no-install-recommends$$missing" >&2; exit 1; fi; \
+	case " $$missing " in *" openssh-server "*) \
+	  [ -e /etc/ssh/sshd_not_to_be_run ] || \
+	    $$sudo sh -c 'mkdir -p /etc/ssh && \
+	      echo "fluxocs: make check runs its own sshd" \
+	      > /etc/ssh/sshd_not_to_be_run' || exit 1 ;; \
+	esac; \
+	$$sudo apt-get update -qq && \
+	DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq \
+	  --no-install-recommends $$missing
+endef
 
 B =		build
 BINS =		$(TOOLS:%=$(B)/bin/%)
@@ -87,27 +132,42 @@ UNITS =		$(UNITSRC:tests/unit/%.c=$(B)/asan/unit/%)
 CBINS =		$(TOOLS:%=$(B)/clang/bin/%)
 CUNITS =	$(UNITSRC:tests/unit/%.c=$(B)/clang/unit/%)
 
-all: deps
+all: deps-build
 	@$(MAKE) --no-print-directory tools
 
 tools: $(BINS)
 
-# Install whatever Debian package is missing: as root, through sudo, or
-# stop with the command to type.
-deps:
-	@missing=; for p in $(PKGS); do \
-	  dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
-	    grep -q '^install ok installed' || missing="$$missing $$p"; \
-	done; \
-	[ -z "$$missing" ] && exit 0; \
-	echo "installing missing packages:$$missing"; \
-	if [ "$$(id -u)" = 0 ]; then sudo=; \
-	elif sudo -n true 2>/dev/null; then sudo=sudo; \
-	else echo "make: run as root or with sudo:" \
-	  "apt-get install$$missing" >&2; exit 1; fi; \
-	$$sudo apt-get update -qq && \
-	DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq \
-	  --no-install-recommends $$missing
+deps-build:
+	$(call pkg_install,building the tools,$(BUILD_PKGS))
+deps-demo: deps-build
+	$(call pkg_install,the demo,$(DEMO_PKGS))
+deps-study: deps-build
+	$(call pkg_install,the scale study,$(STUDY_PKGS))
+deps-bench: deps-build
+	$(call pkg_install,the benchmarks,$(BENCH_PKGS))
+deps-fuzz: deps-build
+	$(call pkg_install,fuzzing,$(FUZZ_PKGS))
+deps-test: deps-build
+	$(call pkg_install,the tests,$(TEST_PKGS))
+# Everything any target needs.
+deps: deps-build deps-demo deps-study deps-bench deps-test
+
+# What each target needs and which of it is missing; installs nothing.
+deps-list:
+	@for l in "make (the tools):$(BUILD_PKGS)" \
+	    "make demo, in addition:$(DEMO_PKGS)" \
+	    "make scale-study, in addition:$(STUDY_PKGS)" \
+	    "make bench*, in addition:$(BENCH_PKGS)" \
+	    "make fuzz, in addition:$(FUZZ_PKGS)" \
+	    "make check and make coverage, in addition:$(TEST_PKGS)"; do \
+	  echo "$${l%%:*}:"; \
+	  for p in $${l#*:}; do \
+	    if dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
+	        grep -q '^install ok installed'; then s=installed; \
+	    else s=missing; fi; \
+	    printf '  %-24s %s\n' $$p $$s; \
+	  done; \
+	done
 
 # V=1 shows the commands.
 Q =		$(if $(V),,@)
@@ -267,7 +327,7 @@ fuzz-build: $(FUZZ_BINS) fuzz-corpus
 FUZZ_ARGS =
 FUZZ_MAXLEN =	16384
 
-fuzz: deps
+fuzz: deps-fuzz
 	@$(MAKE) --no-print-directory fuzz-build
 	@for t in $(FUZZ_TARGETS); do \
 	  echo "fuzz: $$t for $(FUZZ_SECONDS) s"; \
@@ -280,7 +340,7 @@ fuzz: deps
 	done
 
 # The four builds two at a time: make check has 15 minutes on 2 cores.
-check: deps
+check: deps-test
 	@$(MAKE) --no-print-directory -j2 tools asan clang fuzz-build
 	@tests/run
 
@@ -291,7 +351,7 @@ check: deps
 # build); tests/coverage then sums what lib/ and tools/ ran.
 COV_FLAGS =	-O0 -g --coverage -DFLUXOCS_COVERAGE
 
-coverage: deps
+coverage: deps-test
 	@$(MAKE) --no-print-directory -j2 tools $(HELPERS)
 	@$(MAKE) --no-print-directory -j2 B=$(B)/cov \
 	    ASAN_FLAGS="$(COV_FLAGS)" asan
@@ -305,7 +365,8 @@ traces: tools
 
 # The Flux study (pipelines/study): its runs side by side, one per
 # processor, then the table, the plots and the timelines.
-demo: all
+demo: deps-demo
+	@$(MAKE) --no-print-directory tools
 	@pipelines/study
 
 # The README's figures, from the study's last run.
@@ -318,32 +379,40 @@ figures:
 
 # The benchmarks of the simulator and of fluxsolve, and the
 # traffic-matrix schedulers' reconfigurations (bench-tm).
-bench: all
+bench: deps-bench
+	@$(MAKE) --no-print-directory tools
 	@pipelines/bench-ocssim
 
-bench-flux: all
+bench-flux: deps-bench
+	@$(MAKE) --no-print-directory tools
 	@pipelines/bench-fluxsolve
 
-bench-greedy: all
+bench-greedy: deps-bench
+	@$(MAKE) --no-print-directory tools
 	@pipelines/bench-greedy
 
-bench-limits: all
+bench-limits: deps-bench
+	@$(MAKE) --no-print-directory tools
 	@pipelines/bench-limits
 
-bench-place: all
+bench-place: deps-bench
+	@$(MAKE) --no-print-directory tools
 	@pipelines/bench-place
 
-bench-tm: all
+bench-tm: deps-bench
+	@$(MAKE) --no-print-directory tools
 	@pipelines/bench-tm
 
 # The scaling study (pipelines/scale-study): 8 to 1024 GPUs; its knobs
 # (SIZES, TAUS, SCHEDULERS, FLUX_BUDGET, ...) come from the environment.
-scale-study: all
+scale-study: deps-study
+	@$(MAKE) --no-print-directory tools
 	@pipelines/scale-study
 
 # Each stage of tracegen | dagbuild | fluxsolve -m greedy | ocssim at
 # GPUS (1024) GPUs: time, CPU, peak memory and output size.
-bench-pipeline: all
+bench-pipeline: deps-bench
+	@$(MAKE) --no-print-directory tools
 	@pipelines/bench-pipeline
 
 install: all
@@ -363,7 +432,9 @@ uninstall:
 clean:
 	rm -rf $(B)
 
-.PHONY: all tools deps asan clang fuzz fuzz-build fuzz-corpus check coverage \
+.PHONY: all tools deps deps-build deps-demo deps-study deps-bench deps-fuzz \
+	deps-test \
+	deps-list asan clang fuzz fuzz-build fuzz-corpus check coverage \
 	traces demo figures bench bench-flux bench-greedy bench-limits bench-place \
 	bench-tm scale-study bench-pipeline install uninstall clean
 .SECONDARY:
