@@ -41,35 +41,40 @@ ASAN_FLAGS =	-O1 -g -fsanitize=address,undefined \
 CLANG =		clang
 
 TOOLS =		tracegen dagbuild fluxsolve rotorsched ocssim report chakra
-# report(1) is built from more than one file: tools/report_*.c.
-REPORT_PARTS =	report_runs report_plot report_gantt
-# rotorsched(1) too: tools/rotorsched_*.c.
-ROTORSCHED_PARTS =	rotorsched_rotor rotorsched_tm rotorsched_place \
-			rotorsched_sol
-# tracegen(1) too: tools/tracegen_moe.c.
-TRACEGEN_PARTS =	tracegen_moe
-# chakra(1) too: tools/chakra_et.c.
-CHAKRA_PARTS =	chakra_et chakra_out
-# ocssim(1) too: tools/ocssim_online.c.
-OCSSIM_PARTS =	ocssim_online
-# dagbuild(1) too: tools/dagbuild_*.c.
-DAGBUILD_PARTS =	dagbuild_match dagbuild_expand
-# The tools built from more than one file, as tool:PARTS-variable.
-MULTI_TOOLS =	report:REPORT_PARTS rotorsched:ROTORSCHED_PARTS \
-		tracegen:TRACEGEN_PARTS chakra:CHAKRA_PARTS ocssim:OCSSIM_PARTS \
-		dagbuild:DAGBUILD_PARTS
+# lib/ is layered (lib/README.md): records, model, solve, sim.  Each
+# tool is built from tools/TOOL/*.c: its main and its private parts.
+LIBSRC =	$(wildcard lib/*/*.c)
+LIBHDR =	$(wildcard lib/*/*.h)
+TOOLHDR =	$(wildcard tools/*/*.h)
+# $(call tool_objs,BUILD,TOOL): the objects of one tool in one build
+tool_objs =	$(patsubst %.c,$(1)/obj/%.o,$(wildcard tools/$(2)/*.c))
 
-# $(call multi_link,BUILD,LINKER,FLAGS,TOOL,PARTS): the link rule of
-# such a tool in one build ($(B), $(B)/asan or $(B)/clang).
-define multi_link
-$(1)/bin/$(4): $(1)/obj/tools/$(4).o $(5:%=$(1)/obj/tools/%.o) \
-    $(1)/libfluxocs.a
+# $(call build_rules,BUILD,COMPILER,COMPILE FLAGS,LINK FLAGS): the
+# objects, the library and the tools of one build ($(B), $(B)/asan,
+# $(B)/clang); each build has its own objects.  The last three are
+# names of variables (the flags hold commas, which $(call) would split).
+define build_rules
+$(1)/obj/%.o: lib/%.c $$(LIBHDR)
 	@mkdir -p $$(@D)
-	$$(call say,LD)$(2) $(3) -o $$@ $$^ $$(LIBS)
+	$$(call say,CC)$$($(2)) $$(ALL_CFLAGS) $$($(3)) -c -o $$@ $$<
+
+$(1)/obj/tools/%.o: tools/%.c $$(LIBHDR) $$(TOOLHDR)
+	@mkdir -p $$(@D)
+	$$(call say,CC)$$($(2)) $$(ALL_CFLAGS) $$($(3)) -c -o $$@ $$<
+
+$(1)/libfluxocs.a: $$(LIBSRC:lib/%.c=$(1)/obj/%.o)
+	$$(Q)rm -f $$@
+	$$(call say,AR)ar rcs $$@ $$^
+
+$$(foreach t,$$(TOOLS),$$(eval $$(call tool_link,$(1),$(2),$(4),$$(t))))
 endef
-# $(call multi_links,BUILD,LINKER,FLAGS): those rules for every such tool
-multi_links = $(foreach m,$(MULTI_TOOLS),$(eval $(call multi_link,$(1),$(2),$(3),$(word 1,$(subst :, ,$(m))),$($(word 2,$(subst :, ,$(m)))))))
-LIBSRC =	$(wildcard lib/*.c)
+
+# $(call tool_link,BUILD,LINKER,LINK FLAGS,TOOL): the last three names
+define tool_link
+$(1)/bin/$(4): $(call tool_objs,$(1),$(4)) $(1)/libfluxocs.a
+	@mkdir -p $$(@D)
+	$$(call say,LD)$$($(2)) $$($(3)) -o $$@ $$^ $$(LIBS)
+endef
 UNITSRC =	$(wildcard tests/unit/test_*.c)
 
 # Debian packages, by what needs them; each target installs only its
@@ -109,7 +114,7 @@ define pkg_install
 	    grep -q '^install ok installed' || missing="$$missing $$p"; \
 	done; \
 	[ -z "$$missing" ] && exit 0; \
-	echo "make: $(1) needs these Debian packages, installing them:$$missing"; \
+	echo "make: $(1): installing the missing Debian packages:$$missing"; \
 	if [ "$$(id -u)" = 0 ]; then sudo=; \
 	elif sudo -n true 2>/dev/null; then sudo=sudo; \
 	else echo "make: run as root or with sudo:" \
@@ -173,59 +178,19 @@ deps-list:
 Q =		$(if $(V),,@)
 say =		$(if $(V),,@echo "  $(1) $@";)
 
-$(B)/obj/%.o: lib/%.c lib/*.h
-	@mkdir -p $(@D)
-	$(call say,CC)$(CC) $(ALL_CFLAGS) $(LTO) -c -o $@ $<
-
-$(B)/obj/tools/%.o: tools/%.c lib/*.h tools/*.h
-	@mkdir -p $(@D)
-	$(call say,CC)$(CC) $(ALL_CFLAGS) $(LTO) -c -o $@ $<
-
-$(B)/libfluxocs.a: $(LIBSRC:lib/%.c=$(B)/obj/%.o)
-	$(Q)rm -f $@
-	$(call say,AR)ar rcs $@ $^
-
-$(B)/bin/%: $(B)/obj/tools/%.o $(B)/libfluxocs.a
-	@mkdir -p $(@D)
-	$(call say,LD)$(CC) $(CFLAGS) $(LTO) -o $@ $^ $(LIBS)
-
-$(call multi_links,$(B),$$(CC),$$(CFLAGS) $$(LTO))
-
-
-
-
-
+LINK_FLAGS =	$(CFLAGS) $(LTO)
+$(eval $(call build_rules,$(B),CC,LTO,LINK_FLAGS))
 
 # The sanitizer build: same sources, its own objects.
-$(B)/asan/obj/%.o: lib/%.c lib/*.h
-	@mkdir -p $(@D)
-	$(call say,CC)$(CC) $(ALL_CFLAGS) $(ASAN_FLAGS) -c -o $@ $<
+$(eval $(call build_rules,$(B)/asan,CC,ASAN_FLAGS,ASAN_FLAGS))
 
-$(B)/asan/obj/tools/%.o: tools/%.c lib/*.h tools/*.h
-	@mkdir -p $(@D)
-	$(call say,CC)$(CC) $(ALL_CFLAGS) $(ASAN_FLAGS) -c -o $@ $<
-
-$(B)/asan/libfluxocs.a: $(LIBSRC:lib/%.c=$(B)/asan/obj/%.o)
-	$(Q)rm -f $@
-	$(call say,AR)ar rcs $@ $^
-
-$(B)/asan/bin/%: $(B)/asan/obj/tools/%.o $(B)/asan/libfluxocs.a
-	@mkdir -p $(@D)
-	$(call say,LD)$(CC) $(ASAN_FLAGS) -o $@ $^ $(LIBS)
-
-$(call multi_links,$(B)/asan,$$(CC),$$(ASAN_FLAGS))
-
-
-
-
-
-
-$(B)/asan/unit/%: tests/unit/%.c tests/unit/*.h $(B)/asan/libfluxocs.a
+$(B)/asan/unit/%: tests/unit/%.c tests/unit/*.h $(LIBHDR) \
+    $(B)/asan/libfluxocs.a
 	@mkdir -p $(@D)
 	$(call say,CC)$(CC) $(ALL_CFLAGS) $(ASAN_FLAGS) -Itests/unit -o $@ $< \
 	    $(B)/asan/libfluxocs.a $(LIBS)
 
-$(B)/asan/helpers/%: tests/helpers/%.c tests/helpers/*.h
+$(B)/asan/helpers/%: tests/helpers/%.c tests/helpers/*.h $(LIBHDR)
 	@mkdir -p $(@D)
 	$(call say,CC)$(CC) $(ALL_CFLAGS) $(ASAN_FLAGS) -o $@ $< $(LIBS)
 
@@ -235,30 +200,10 @@ HELPERS =	$(B)/asan/helpers/jsonpack $(B)/asan/helpers/fluxenum \
 asan: $(ABINS) $(UNITS) $(HELPERS)
 
 # The clang sanitizer build: the same flags, its own objects.
-$(B)/clang/obj/%.o: lib/%.c lib/*.h
-	@mkdir -p $(@D)
-	$(call say,CLANG)$(CLANG) $(ALL_CFLAGS) $(ASAN_FLAGS) -c -o $@ $<
+$(eval $(call build_rules,$(B)/clang,CLANG,ASAN_FLAGS,ASAN_FLAGS))
 
-$(B)/clang/obj/tools/%.o: tools/%.c lib/*.h tools/*.h
-	@mkdir -p $(@D)
-	$(call say,CLANG)$(CLANG) $(ALL_CFLAGS) $(ASAN_FLAGS) -c -o $@ $<
-
-$(B)/clang/libfluxocs.a: $(LIBSRC:lib/%.c=$(B)/clang/obj/%.o)
-	$(Q)rm -f $@
-	$(call say,AR)ar rcs $@ $^
-
-$(B)/clang/bin/%: $(B)/clang/obj/tools/%.o $(B)/clang/libfluxocs.a
-	@mkdir -p $(@D)
-	$(call say,LD)$(CLANG) $(ASAN_FLAGS) -o $@ $^ $(LIBS)
-
-$(call multi_links,$(B)/clang,$$(CLANG),$$(ASAN_FLAGS))
-
-
-
-
-
-
-$(B)/clang/unit/%: tests/unit/%.c tests/unit/*.h $(B)/clang/libfluxocs.a
+$(B)/clang/unit/%: tests/unit/%.c tests/unit/*.h $(LIBHDR) \
+    $(B)/clang/libfluxocs.a
 	@mkdir -p $(@D)
 	$(call say,CLANG)$(CLANG) $(ALL_CFLAGS) $(ASAN_FLAGS) -Itests/unit \
 	    -o $@ $< $(B)/clang/libfluxocs.a $(LIBS)
@@ -277,7 +222,7 @@ FUZZ_BINS =	$(FUZZ_TARGETS:%=$(B)/fuzz/bin/fuzz_%)
 FUZZ_FLAGS =	$(ASAN_FLAGS) -fsanitize=fuzzer-no-link
 FUZZ_SEEDS =	$(wildcard tests/data/*.msgpack traces/*.msgpack)
 
-$(B)/fuzz/obj/%.o: lib/%.c lib/*.h
+$(B)/fuzz/obj/%.o: lib/%.c $(LIBHDR)
 	@mkdir -p $(@D)
 	$(call say,CLANG)$(CLANG) $(ALL_CFLAGS) $(FUZZ_FLAGS) -c -o $@ $<
 
@@ -285,12 +230,12 @@ $(B)/fuzz/libfluxocs.a: $(LIBSRC:lib/%.c=$(B)/fuzz/obj/%.o)
 	$(Q)rm -f $@
 	$(call say,AR)ar rcs $@ $^
 
-$(B)/fuzz/obj/tools/%.o: tools/%.c lib/*.h tools/*.h
+$(B)/fuzz/obj/tools/%.o: tools/%.c $(LIBHDR) $(TOOLHDR)
 	@mkdir -p $(@D)
 	$(call say,CLANG)$(CLANG) $(ALL_CFLAGS) $(FUZZ_FLAGS) -c -o $@ $<
 
 $(B)/fuzz/bin/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/*.h tests/unit/*.h \
-    lib/*.h tools/*.c tools/*.h $(B)/fuzz/libfluxocs.a
+    $(LIBHDR) $(TOOLHDR) $(wildcard tools/*/*.c) $(B)/fuzz/libfluxocs.a
 	@mkdir -p $(@D)
 	$(call say,CLANG)$(CLANG) $(ALL_CFLAGS) $(ASAN_FLAGS) \
 	    -fsanitize=fuzzer -Itests/fuzz -o $@ $< \
@@ -299,7 +244,7 @@ $(B)/fuzz/bin/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/*.h tests/unit/*.h \
 
 # fuzz_chakra includes chakra.c and chakra_et.c; the exporter half,
 # which it does not run, is linked as the tool has it.
-$(B)/fuzz/bin/fuzz_chakra: $(B)/fuzz/obj/tools/chakra_out.o
+$(B)/fuzz/bin/fuzz_chakra: $(B)/fuzz/obj/tools/chakra/chakra_out.o
 
 # The hand-made seeds are JSON lines, packed here by jsonpack, or
 # bytes as printf(1) octal escapes (NAME.oct: protobuf frames).
@@ -355,7 +300,7 @@ coverage: deps-test
 	@$(MAKE) --no-print-directory -j2 tools $(HELPERS)
 	@$(MAKE) --no-print-directory -j2 B=$(B)/cov \
 	    ASAN_FLAGS="$(COV_FLAGS)" asan
-	rm -f $(B)/cov/asan/obj/*.gcda $(B)/cov/asan/obj/tools/*.gcda
+	find $(B)/cov/asan/obj -name '*.gcda' -delete
 	FLUXOCS_BIN=$(CURDIR)/$(B)/cov/asan/bin tests/run > $(B)/cov/tests.log; \
 	    rc=$$?; tail -n 1 $(B)/cov/tests.log; \
 	    tests/coverage $(B)/cov/asan/obj; exit $$rc

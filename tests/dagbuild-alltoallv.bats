@@ -270,7 +270,7 @@ makespan() {
 	run chakra -x p < ops.mp
 	assert_failure 1
 	assert_output "chakra: stdin: op 4: an all-to-all with unequal sizes: Chakra's ALL_TO_ALL has one comm_size"
-	# 10 over 4 is 3 3 2 2 (lib/coll.h): 3 3 3 1 is refused, at rank 0
+	# 10 over 4 is 3 3 2 2 (lib/model/coll.h): 3 3 3 1 is refused, at rank 0
 	# too, though its own entry stays local
 	a2av '[3,3,3,1]' '[3,3,2,2]' '[3,3,2,2]' '[3,3,2,2]' | mk ops.mp
 	run chakra -x p < ops.mp

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# The lower bound of every result (lower_bound_ps, lib/fabbound): every
+# The lower bound of every result (lower_bound_ps, lib/solve/fabbound): every
 # transfer at S*B, each GPU's computes in trace order, each GPU's load
 # over its S ports.  Worked by hand, and never above any fabric's time.
 

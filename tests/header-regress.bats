@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# Regressions of the header records (lib/header), found by an adversarial
+# Regressions of the header records (lib/records/header), found by an adversarial
 # test of the suite (issue 12).
 
 load helpers

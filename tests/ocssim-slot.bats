@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# ocssim: periodic schedules simulated slot by slot (lib/simslot.c),
+# ocssim: periodic schedules simulated slot by slot (lib/sim/simslot.c),
 # against hand-worked runs and against simulating every circuit (-E).
 
 load helpers

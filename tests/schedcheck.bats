@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# The schedule checker (lib/sched, what ocssim and fluxsolve run on
+# The schedule checker (lib/model/sched, what ocssim and fluxsolve run on
 # every schedule) at its boundaries: a change of partner exactly tau
 # after the last circuit is accepted and tau - 1 ps refused, under the
 # port and the switch model, inside a period and across its wrap.

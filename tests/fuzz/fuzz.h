@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "stream.h"
+#include "records/stream.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

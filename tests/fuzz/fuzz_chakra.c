@@ -1,8 +1,8 @@
 /*
  * fuzz_chakra: chakra(1)'s import of a Chakra execution trace: one
- * rank's .et file decoded into nodes (tools/chakra_et.c, through
- * lib/pbwire), the communicator groups of a comm_group.json, and the
- * importer's checks across ranks (tools/chakra.c: ids, collectives
+ * rank's .et file decoded into nodes (tools/chakra/chakra_et.c, through
+ * lib/records/pbwire), the communicator groups of a comm_group.json, and the
+ * importer's checks across ranks (tools/chakra/chakra.c: ids, collectives
  * matched in each communicator, sends paired with receives,
  * dependencies resolved through skipped nodes, cycles) up to the op
  * stream it writes (to /dev/null).
@@ -38,7 +38,7 @@
 void	fuzz_die(const char *, ...)
 	    __attribute__((noreturn, format(printf, 1, 2)));
 
-#include "pbwire.h"
+#include "records/pbwire.h"
 
 /*
  * The frame buffer of the rank being read, freed here when the reader
@@ -69,12 +69,12 @@ fuzz_frames_free(struct pb_frames *fr)
 #define add_dep	et_add_dep	/* chakra.c has an add_dep() of its own */
 #define pb_frame_next	fuzz_frame_next
 #define pb_frames_free	fuzz_frames_free
-#include "../../tools/chakra_et.c"
+#include "../../tools/chakra/chakra_et.c"
 #undef add_dep
 #undef pb_frame_next
 #undef pb_frames_free
 int	chakra_main(int, char **);
-#include "../../tools/chakra.c"
+#include "../../tools/chakra/chakra.c"
 #undef die
 #undef main
 

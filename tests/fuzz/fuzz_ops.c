@@ -1,15 +1,15 @@
 /*
  * fuzz_ops: the op reader, that is dagbuild's input: the op records
- * through lib/stream, lib/header and lib/rec, then dagbuild's own
+ * through lib/records/stream, lib/records/header and lib/records/rec, then dagbuild's own
  * checks of the trace (ids, dependencies, matching of collectives and
  * of sends with receives, deadlocks) and the expansion into tasks.
  *
- * No library function reads ops: tools/dagbuild.c and its parts
+ * No library function reads ops: tools/dagbuild/dagbuild.c and its parts
  * (dagbuild_match.c, dagbuild_expand.c) do, and they stop on bad input
  * with die(), which exits.  So this file includes the three with die()
  * renamed to fuzz_die() for this translation unit only: fuzz_die()
  * returns to the target by longjmp, the target frees what dagbuild held
- * and the input counts as refused.  lib/die is untouched; so are the
+ * and the input counts as refused.  lib/records/die is untouched; so are the
  * tool's files.  What a refused input had allocated
  * inside one of dagbuild's functions is lost on the way out, so leak
  * detection is off for this target (__lsan_is_turned_off below).
@@ -24,9 +24,9 @@
 #define die	fuzz_die
 #define main	dagbuild_main
 int	dagbuild_main(int, char **);
-#include "../../tools/dagbuild.c"
-#include "../../tools/dagbuild_match.c"
-#include "../../tools/dagbuild_expand.c"
+#include "../../tools/dagbuild/dagbuild.c"
+#include "../../tools/dagbuild/dagbuild_match.c"
+#include "../../tools/dagbuild/dagbuild_expand.c"
 #undef die
 #undef main
 

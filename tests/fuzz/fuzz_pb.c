@@ -1,5 +1,5 @@
 /*
- * fuzz_pb: the protobuf wire reader (lib/pbwire), on a file of frames
+ * fuzz_pb: the protobuf wire reader (lib/records/pbwire), on a file of frames
  * as Chakra writes them.
  *
  * Every frame is read field by field, length-delimited fields again as
@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "pbwire.h"
+#include "records/pbwire.h"
 
 /* The field written alone reads back with its number, type and value. */
 static void

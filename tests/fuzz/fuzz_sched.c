@@ -1,18 +1,18 @@
 /*
- * fuzz_sched: schedules (lib/sched: schedule, circuit and plan
+ * fuzz_sched: schedules (lib/model/sched: schedule, circuit and plan
  * records) as ocssim reads them (sched_take()), then
  * sched_check() on what was read whole, and the index of when pairs
- * are next joined (lib/simnext) on a schedule that passes: every
+ * are next joined (lib/sim/simnext) on a schedule that passes: every
  * circuit is up at its start, and a query of no up time is the next-up
  * one (abort() otherwise, which libFuzzer reports).  A small one-shot
- * schedule is also replayed by its order (lib/simctl, ocssim -R) both
+ * schedule is also replayed by its order (lib/sim/simctl, ocssim -R) both
  * ways; when every transfer is planned the replay is a max-plus system
  * and dropping the planned times cannot make it later: asap <= hold.
  * A small periodic schedule is run slot by slot and circuit by circuit
- * (lib/simslot, ocssim -E): both must succeed or fail alike and agree
+ * (lib/sim/simslot, ocssim -E): both must succeed or fail alike and agree
  * on every result but the events count.
  * Last, record by record, the plan and circuit readers straight from
- * the bytes (lib/schedfast, behind sched_read_plan() and
+ * the bytes (lib/model/schedfast, behind sched_read_plan() and
  * sched_read_circuit()) against those through msgpack-c's tree alone:
  * the same return, message and schedule, or abort().
  */
@@ -21,14 +21,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dagin.h"
+#include "model/dagin.h"
 #include "fuzz.h"
-#include "net.h"
-#include "rec.h"
-#include "sched.h"
-#include "sim.h"
-#include "simctl.h"
-#include "simnext.h"
+#include "model/net.h"
+#include "model/sched.h"
+#include "records/rec.h"
+#include "sim/sim.h"
+#include "sim/simctl.h"
+#include "sim/simnext.h"
 #include "../unit/same.h"
 
 struct input {

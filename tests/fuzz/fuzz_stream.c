@@ -1,6 +1,6 @@
 /*
- * fuzz_stream: the stream reader (lib/stream), the headers
- * (lib/header) and typed access to records (lib/rec).
+ * fuzz_stream: the stream reader (lib/records/stream), the headers
+ * (lib/records/header) and typed access to records (lib/records/rec).
  *
  * Twice over the input: through filter_run(), the reading loop of
  * every tool, with the default limits; then record by record with
@@ -9,13 +9,13 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "filter.h"
+#include "records/filter.h"
 #include "fuzz.h"
-#include "header.h"
-#include "rec.h"
-#include "stream.h"
+#include "records/header.h"
+#include "records/rec.h"
+#include "records/stream.h"
 
-/* Every key of the record, through each getter of lib/rec. */
+/* Every key of the record, through each getter of lib/records/rec. */
 static void
 keys(const struct stream_rec *sr)
 {

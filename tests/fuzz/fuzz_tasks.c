@@ -1,7 +1,7 @@
 /*
- * fuzz_tasks: the task reader (lib/dagin, lib/taskio, lib/net), as
+ * fuzz_tasks: the task reader (lib/model/dagin, lib/model/taskio, lib/model/net), as
  * fluxsolve, ocssim and report read their input; then, record by
- * record, the reader straight from the bytes (lib/taskfast, behind
+ * record, the reader straight from the bytes (lib/model/taskfast, behind
  * taskio_read()) against the one through msgpack-c's tree alone: the
  * same return, the same message and the same DAG, or abort().  And the
  * whole reading, dagin_read() (task records taken straight from the
@@ -14,14 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dag.h"
-#include "dagin.h"
-#include "filter.h"
+#include "model/dag.h"
+#include "model/dagin.h"
+#include "records/filter.h"
 #include "fuzz.h"
-#include "net.h"
-#include "rec.h"
-#include "stream.h"
-#include "taskio.h"
+#include "model/net.h"
+#include "model/taskio.h"
+#include "records/rec.h"
+#include "records/stream.h"
 #include "../unit/framed.h"
 #include "../unit/same.h"
 

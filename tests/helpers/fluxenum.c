@@ -33,7 +33,7 @@
  * starts at or after the epoch's start, uses a circuit of its matching
  * (so two that share exactly one GPU are in different epochs), and ends
  * its occupancy tau or more before the next epoch starts; the first
- * epoch starts at 0.  That is what sched_check() of lib/sched.c asks of
+ * epoch starts at 0.  That is what sched_check() of lib/model/sched.c asks of
  * circuits: a circuit that gives a port another partner starts only
  * when every circuit of the switch started before it has been down for
  * tau, so cut at those starts a switch's time falls into epochs, each

@@ -5,7 +5,7 @@
  *	pbsplit FILE OUT
  *
  * writes OUT.0, OUT.1, ... and prints how many.  It shares no code with
- * lib/pbwire, whose writer the tests check through it.  Exit 1 on a
+ * lib/records/pbwire, whose writer the tests check through it.  Exit 1 on a
  * truncated or overlong length, 2 on usage.
  */
 #include <stdint.h>

@@ -10,11 +10,11 @@
 
 #include <stdio.h>
 
-#include "dagin.h"
-#include "filter.h"
-#include "rec.h"
-#include "sched.h"
-#include "stream.h"
+#include "model/dagin.h"
+#include "model/sched.h"
+#include "records/filter.h"
+#include "records/rec.h"
+#include "records/stream.h"
 
 struct framed {
 	struct dagin	*in;

@@ -10,8 +10,8 @@
 
 #include <string.h>
 
-#include "dag.h"
-#include "sched.h"
+#include "model/dag.h"
+#include "model/sched.h"
 
 static inline int
 same_dag(const struct dag *a, const struct dag *b)

@@ -1,11 +1,11 @@
 /*
- * Unit tests of lib/coll: transfer counts, sizes, bytes conserved and
+ * Unit tests of lib/model/coll: transfer counts, sizes, bytes conserved and
  * dependencies for every collective and algorithm.
  */
 #include <stdint.h>
 #include <string.h>
 
-#include "coll.h"
+#include "model/coll.h"
 #include "tap.h"
 
 static uint64_t

@@ -1,11 +1,11 @@
-/* Unit tests of lib/dag and lib/heap: order, cycles, stability, sorts. */
+/* Unit tests of lib/model/dag and lib/records/heap: order, cycles, stability, sorts. */
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "dag.h"
-#include "heap.h"
+#include "model/dag.h"
+#include "records/heap.h"
 #include "same.h"
-#include "splitmix.h"
+#include "records/splitmix.h"
 #include "tap.h"
 
 static void

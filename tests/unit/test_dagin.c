@@ -1,5 +1,5 @@
 /*
- * Unit tests of lib/dagin's quick path (filter_run_quick(), stream_peek(),
+ * Unit tests of lib/model/dagin's quick path (filter_run_quick(), stream_peek(),
  * stream_accept(), taskfast_run()): streams read by dagin_read(),
  * which takes task records straight from the reader's buffer, and by
  * the same loop with every record framed by stream_next() and read
@@ -17,17 +17,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dag.h"
-#include "dagin.h"
-#include "filter.h"
-#include "header.h"
-#include "net.h"
-#include "rec.h"
-#include "sched.h"
-#include "schedfast.h"
-#include "splitmix.h"
-#include "stream.h"
-#include "taskio.h"
+#include "model/dag.h"
+#include "model/dagin.h"
+#include "model/net.h"
+#include "model/sched.h"
+#include "model/schedfast.h"
+#include "model/taskio.h"
+#include "records/filter.h"
+#include "records/header.h"
+#include "records/rec.h"
+#include "records/splitmix.h"
+#include "records/stream.h"
 #include "tap.h"
 #include "framed.h"
 #include "same.h"

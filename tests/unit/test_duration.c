@@ -7,9 +7,9 @@
  */
 #include <stdint.h>
 
-#include "greedy.h"
-#include "net.h"
-#include "splitmix.h"
+#include "model/net.h"
+#include "records/splitmix.h"
+#include "solve/greedy.h"
 #include "tap.h"
 
 typedef unsigned __int128 u128;

@@ -1,5 +1,5 @@
 /*
- * Unit tests of lib/fmodel, lib/place and lib/wbound: the exact model's
+ * Unit tests of lib/solve/fmodel, lib/solve/place and lib/solve/wbound: the exact model's
  * size and optimum on DAGs small enough to reason about by hand, under
  * the port and the switch model, the placement of decisions in integer
  * time, and relaxed windows that bound the optimum from below.
@@ -8,14 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dag.h"
-#include "fmodel.h"
-#include "greedy.h"
-#include "milp.h"
-#include "net.h"
-#include "place.h"
+#include "model/dag.h"
+#include "model/net.h"
+#include "solve/fmodel.h"
+#include "solve/greedy.h"
+#include "solve/milp.h"
+#include "solve/place.h"
 #include "tap.h"
-#include "wbound.h"
+#include "solve/wbound.h"
 
 /* 8e12 bit/s: a transfer of b bytes takes b ps. */
 static struct net

@@ -1,13 +1,13 @@
 /*
- * Unit tests of lib/heap: items come out by (key, seq, val), checked
+ * Unit tests of lib/records/heap: items come out by (key, seq, val), checked
  * against qsort on random runs of pushes and pops, with many equal
  * keys, equal (key, seq) pairs and keys at 0 and 2^64 - 1.
  */
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "heap.h"
-#include "splitmix.h"
+#include "records/heap.h"
+#include "records/splitmix.h"
 #include "tap.h"
 
 static int

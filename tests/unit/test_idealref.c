@@ -1,5 +1,5 @@
 /*
- * Unit tests of the ideal fabric (lib/simideal through sim_run()):
+ * Unit tests of the ideal fabric (lib/sim/simideal through sim_run()):
  * every transfer's start and end on random DAGs of transfers against a
  * plain reference simulator written here.  The reference re-shares all
  * live flows from scratch at every instant, by progressive filling in
@@ -17,11 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dag.h"
-#include "net.h"
-#include "sched.h"
-#include "sim.h"
-#include "splitmix.h"
+#include "model/dag.h"
+#include "model/net.h"
+#include "model/sched.h"
+#include "records/splitmix.h"
+#include "sim/sim.h"
 #include "tap.h"
 
 typedef unsigned __int128 u128;

@@ -1,19 +1,19 @@
 /*
- * Unit tests of lib/lbound: the ports' bound on hand-worked DAGs, and
- * never above the optimum (the search of lib/wsearch on the whole DAG,
+ * Unit tests of lib/solve/lbound: the ports' bound on hand-worked DAGs, and
+ * never above the optimum (the search of lib/solve/wsearch on the whole DAG,
  * itself held to the MILP in test_wsearch) on random small DAGs.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "dag.h"
-#include "fmodel.h"
-#include "greedy.h"
-#include "lbound.h"
-#include "net.h"
+#include "model/dag.h"
+#include "model/net.h"
+#include "solve/fmodel.h"
+#include "solve/greedy.h"
+#include "solve/lbound.h"
 #include "tap.h"
-#include "wsearch.h"
+#include "solve/wsearch.h"
 
 /* 8e12 bit/s: a transfer of b bytes takes b ps. */
 static struct net

@@ -1,5 +1,5 @@
 /*
- * Unit tests of lib/mem: mem_grow()'s doubling and refusals; and that
+ * Unit tests of lib/records/mem: mem_grow()'s doubling and refusals; and that
  * mem_populate(), mem_ahead(), mem_calloc() and mem_array() map exactly
  * the pages they say (mincore(2) on fresh anonymous memory, where the
  * system has MADV_POPULATE_WRITE; skipped where it has not) and never
@@ -11,7 +11,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "mem.h"
+#include "records/mem.h"
 #include "tap.h"
 
 #define MIB	((size_t)1 << 20)

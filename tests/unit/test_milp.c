@@ -1,5 +1,5 @@
 /*
- * Unit tests of lib/milp on both backends, lp_solve and CBC: integer
+ * Unit tests of lib/solve/milp on both backends, lp_solve and CBC: integer
  * optima that differ from the LP's, infeasibility and unboundedness,
  * big-M schedules checked against enumeration, bounds, time limits,
  * the stop flag, starts, quiet stdout, and export read back by the cbc
@@ -14,7 +14,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-#include "milp.h"
+#include "solve/milp.h"
 #include "tap.h"
 
 static const char *const backends[] = { "lpsolve", "cbc" };

@@ -1,12 +1,12 @@
 /*
- * Unit tests of lib/moe: the generator, skews, routing, capacity and
+ * Unit tests of lib/model/moe: the generator, skews, routing, capacity and
  * the Gini coefficient.
  */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "moe.h"
+#include "model/moe.h"
 #include "tap.h"
 
 #define E	8

@@ -1,5 +1,5 @@
 /*
- * Unit tests of lib/mpk: every integer width against msgpack-c's
+ * Unit tests of lib/records/mpk: every integer width against msgpack-c's
  * packer, strings, containers, skipping nested items, and truncation
  * at every byte (a cut item fails and leaves the decoder in place).
  */
@@ -10,7 +10,7 @@
 
 #include <msgpack.h>
 
-#include "mpk.h"
+#include "records/mpk.h"
 #include "tap.h"
 
 static const uint64_t uvals[] = {

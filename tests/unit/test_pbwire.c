@@ -1,9 +1,9 @@
-/* Unit tests of lib/pbwire: encodings of the protobuf guide, by hand. */
+/* Unit tests of lib/records/pbwire: encodings of the protobuf guide, by hand. */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "pbwire.h"
+#include "records/pbwire.h"
 #include "tap.h"
 
 static char err[200];

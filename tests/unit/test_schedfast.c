@@ -1,5 +1,5 @@
 /*
- * Unit tests of lib/schedfast against msgpack-c: plan and circuit
+ * Unit tests of lib/model/schedfast against msgpack-c: plan and circuit
  * records encoded in place are byte for byte those of msgpack-c's
  * packer, and the readers from the bytes agree with those through the
  * tree (return, message and schedule) on random records, good and bad.
@@ -11,12 +11,12 @@
 
 #include <msgpack.h>
 
-#include "net.h"
-#include "rec.h"
-#include "sched.h"
-#include "schedfast.h"
-#include "splitmix.h"
-#include "stream.h"
+#include "model/net.h"
+#include "model/sched.h"
+#include "model/schedfast.h"
+#include "records/rec.h"
+#include "records/splitmix.h"
+#include "records/stream.h"
 #include "tap.h"
 #include "same.h"
 

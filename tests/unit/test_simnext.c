@@ -1,12 +1,12 @@
 /*
- * Unit tests of lib/simnext: when two GPUs are next joined, worked by
+ * Unit tests of lib/sim/simnext: when two GPUs are next joined, worked by
  * hand on small schedules, across period boundaries and near 2^64 ps.
  */
 #include <errno.h>
 #include <stdint.h>
 
-#include "sched.h"
-#include "simnext.h"
+#include "model/sched.h"
+#include "sim/simnext.h"
 #include "tap.h"
 
 static const char *const res[] = { "at", "never", "late" };

@@ -1,5 +1,5 @@
 /*
- * Unit tests of lib/simq: the event queue with same-time runs gives the
+ * Unit tests of lib/sim/simq: the event queue with same-time runs gives the
  * events in exactly the order a plain heap of them all does, on random
  * mixes of pushes numbered in turn (few times, so that runs form, grow
  * while they are being spent, and end; now and then a number is skipped,
@@ -12,10 +12,10 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "heap.h"
-#include "simq.h"
-#include "simstate.h"
-#include "splitmix.h"
+#include "records/heap.h"
+#include "records/splitmix.h"
+#include "sim/simq.h"
+#include "sim/simstate.h"
 #include "tap.h"
 
 static int

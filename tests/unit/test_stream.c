@@ -1,5 +1,5 @@
 /*
- * Unit tests of lib/stream and lib/rec: round trips, framing across
+ * Unit tests of lib/records/stream and lib/records/rec: round trips, framing across
  * reads, limits, truncation, sticky errors and typed access.
  */
 #include <stdint.h>
@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rec.h"
-#include "stream.h"
+#include "records/rec.h"
+#include "records/stream.h"
 #include "tap.h"
 
 /* Write n small records into a memory file; return it rewound. */

@@ -1,5 +1,5 @@
 /*
- * Unit tests of lib/taskfast against msgpack-c: the task records it
+ * Unit tests of lib/model/taskfast against msgpack-c: the task records it
  * encodes are byte for byte those of msgpack-c's packer, and its reader
  * agrees with the reader through the tree (return, message, DAG and the
  * key hints it leaves) on random records, good and bad: keys shuffled,
@@ -14,12 +14,12 @@
 
 #include <msgpack.h>
 
-#include "dag.h"
-#include "rec.h"
-#include "splitmix.h"
-#include "stream.h"
-#include "taskfast.h"
-#include "taskio.h"
+#include "model/dag.h"
+#include "model/taskfast.h"
+#include "model/taskio.h"
+#include "records/rec.h"
+#include "records/splitmix.h"
+#include "records/stream.h"
 #include "tap.h"
 #include "same.h"
 

@@ -1,9 +1,9 @@
-/* Unit tests of lib/units: exact parsing, refusals, printing. */
+/* Unit tests of lib/records/units: exact parsing, refusals, printing. */
 #include <stdint.h>
 #include <string.h>
 
 #include "tap.h"
-#include "units.h"
+#include "records/units.h"
 
 static void
 time_is(const char *s, uint64_t want)

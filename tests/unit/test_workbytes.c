@@ -7,8 +7,8 @@
  */
 #include <stdint.h>
 
-#include "simstate.h"
-#include "splitmix.h"
+#include "records/splitmix.h"
+#include "sim/simstate.h"
 #include "tap.h"
 
 static uint64_t

@@ -1,8 +1,8 @@
 /*
- * Unit tests of lib/wsearch: on random small problems (releases, tails,
+ * Unit tests of lib/solve/wsearch: on random small problems (releases, tails,
  * arcs with lags, compute tasks, ports with a given state), the
  * search's optimum with every pruning rule on equals the optimum with
- * them off and the MILP's (lib/fmodel with CBC); every schedule it
+ * them off and the MILP's (lib/solve/fmodel with CBC); every schedule it
  * returns passes an independent check of the pairwise rules; a target
  * proves a bound; a node limit leaves a valid bound.
  */
@@ -11,12 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dag.h"
-#include "fmodel.h"
-#include "milp.h"
-#include "net.h"
+#include "model/dag.h"
+#include "model/net.h"
+#include "solve/fmodel.h"
+#include "solve/milp.h"
 #include "tap.h"
-#include "wsearch.h"
+#include "solve/wsearch.h"
 
 static unsigned long rng = 1;
 

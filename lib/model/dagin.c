@@ -1,0 +1,129 @@
+/* dagin: the network and the task DAG, as a tool reads them. */
+#include <stdio.h>
+#include <string.h>
+
+#include "model/dag.h"
+#include "model/dagin.h"
+#include "model/net.h"
+#include "model/taskfast.h"
+#include "model/taskio.h"
+#include "records/filter.h"
+#include "records/rec.h"
+#include "records/stream.h"
+
+void
+dagin_init(struct dagin *in)
+{
+	memset(in, 0, sizeof(*in));
+	dag_init(&in->dag);
+}
+
+void
+dagin_free(struct dagin *in)
+{
+	dag_free(&in->dag);
+}
+
+int
+dagin_take(struct dagin *in, struct rec *r, const struct stream_rec *sr)
+{
+	if (stream_rec_is(sr, "net")) {
+		if (in->have_net)
+			rec_fail(r, "a second net record");
+		else if (net_read(r, &in->net) == 0)
+			in->have_net = 1;
+		return 1;
+	}
+	if (!stream_rec_is(sr, "task"))
+		return 0;
+	if (!in->have_net)
+		rec_fail(r, "comes before the net record");
+	else
+		taskio_read(r, &in->dag, in->net.gpus);
+	return 1;
+}
+
+const char *
+dagin_missing(const struct dagin *in)
+{
+	if (!in->have_net)
+		return "no net record: make the DAG with dagbuild";
+	if (in->dag.n == 0)
+		return "no task records: make the DAG with dagbuild";
+	return NULL;
+}
+
+struct reading {
+	struct dagin	*in;
+	const char	*name;
+	void		(*fn)(void *, struct rec *, const struct stream_rec *);
+	void		*arg;
+	char		*err;
+	size_t		 n;
+};
+
+static int
+take(void *p, const struct stream_rec *sr)
+{
+	struct reading *rd = p;
+	struct rec r;
+
+	rec_init(&r, sr, rd->name);
+	if (!dagin_take(rd->in, &r, sr) && rd->fn != NULL)
+		rd->fn(rd->arg, &r, sr);
+	if (!rec_failed(&r))
+		return 1;
+	snprintf(rd->err, rd->n, "%s", rec_error(&r));
+	return -1;
+}
+
+/*
+ * A run of task records as dagbuild writes them, straight from the
+ * buffer; else the tool's quick function's run.
+ */
+static size_t
+quick(void *p, const uint8_t *b, size_t n, const struct stream_limits *lim,
+    size_t *len)
+{
+	struct reading *rd = p;
+	struct dagin *in = rd->in;
+	size_t k;
+
+	if (!in->have_net)
+		return 0;
+	if ((k = taskfast_run(b, n, lim, &in->dag, in->net.gpus, len)) > 0)
+		return k;
+	return in->quick.fn != NULL ? in->quick.fn(in->quick.arg, b, n, lim,
+	    len) : 0;
+}
+
+int
+dagin_read(struct dagin *in, FILE *fp, const char *name,
+    struct stream_writer *w, const char *tool, int argc, char *const *argv,
+    void (*fn)(void *, struct rec *, const struct stream_rec *), void *arg,
+    char *err, size_t n)
+{
+	struct reading rd = { in, name, fn, arg, err, n };
+	struct filter_quick q = { quick, &rd };
+	const char *miss;
+
+	if (filter_run_quick(fp, name, w, tool, argc, argv, take, &rd, &q, err,
+	    n) != 0)
+		return -1;
+	if ((miss = dagin_missing(in)) != NULL) {
+		snprintf(err, n, "%s: %s", name, miss);
+		return -1;
+	}
+	return 0;
+}
+
+void
+dagin_unscheduled(void *arg, struct rec *r, const struct stream_rec *sr)
+{
+	(void)arg;
+	if (stream_rec_is(sr, "schedule") || stream_rec_is(sr, "circuit") ||
+	    stream_rec_is(sr, "plan") || stream_rec_is(sr, "solve"))
+		rec_fail(r, "the stream holds a schedule already");
+	else if (stream_rec_is(sr, "result"))
+		rec_fail(r, "the stream has been simulated already");
+}

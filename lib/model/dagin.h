@@ -1,0 +1,55 @@
+/*
+ * dagin: the network and the task DAG, as a tool reads them.
+ *
+ * dagin_take() reads a net or task record into the struct (one net,
+ * before the tasks) and returns 1, or returns 0 for any other record;
+ * problems go through the record's sticky error.  dagin_missing()
+ * says what a finished stream lacked, or NULL.  dagin_read() does the
+ * whole reading of a tool's input through filter_run(): nets and tasks
+ * into the struct, every other record to the tool's function (which
+ * reports problems through the record), everything passed through;
+ * it returns 0, or -1 with a message in the caller's buffer.  The
+ * struct owns its dag; dagin_free() releases it.
+ *
+ * Task records laid out as dagbuild writes them are read straight from
+ * the reader's buffer (filter_run_quick(), taskfast_run()); records
+ * it does not take so, the struct's quick function (when set, and the
+ * net has been read) may take the same way, a run at a time: it must do
+ * with each record exactly what the tool's function would (see
+ * filter.h), or decline.
+ *
+ * dagin_unscheduled() is such a function for a scheduler's input: it
+ * refuses a schedule, circuit, plan or solve record (the stream holds a
+ * schedule already) and a result (it was simulated already).
+ */
+#ifndef DAGIN_H
+#define DAGIN_H
+
+#include "model/dag.h"
+#include "model/net.h"
+#include "records/rec.h"
+#include <stdio.h>
+
+#include "records/filter.h"
+#include "records/stream.h"
+
+struct dagin {
+	struct net		net;
+	int			have_net;
+	struct dag		dag;
+	struct filter_quick	quick;	/* the tool's, or { NULL } */
+};
+
+void		 dagin_init(struct dagin *);
+void		 dagin_free(struct dagin *);
+int		 dagin_take(struct dagin *, struct rec *,
+		    const struct stream_rec *);
+const char	*dagin_missing(const struct dagin *);
+int		 dagin_read(struct dagin *, FILE *, const char *,
+		    struct stream_writer *, const char *, int, char *const *,
+		    void (*)(void *, struct rec *, const struct stream_rec *),
+		    void *, char *, size_t);
+void		 dagin_unscheduled(void *, struct rec *,
+		    const struct stream_rec *);
+
+#endif

@@ -1,0 +1,333 @@
+/*
+ * rotorsched: periodic, demand-oblivious circuit schedules.
+ *
+ * --mode rotor: RotorNet.  The N-1 matchings of a 1-factorization of
+ * the complete graph on the GPUs are dealt to the switches, and every
+ * switch steps to its next matching each slot: dark for tau, then up.
+ * --mode bvn: traffic-aware periodic.  The iteration's traffic matrix,
+ * made symmetric for duplex circuits, is decomposed into weighted
+ * matchings (Birkhoff-von Neumann style), which are dealt to the
+ * switches longest first, each followed by tau of reconfiguration.
+ * --mode solstice and --mode eclipse: the same matrix scheduled as
+ * Solstice (stuffed, then sliced by halving thresholds) and Eclipse
+ * (greedy, the most bytes per unit of time and tau) do, dealt alike.
+ * Either way one period of circuits is written, and ocssim repeats it
+ * until the DAG is done.  In rotor mode -p places the ranks on the
+ * rotors' ports: given, drawn, or the fastest a search simulates
+ * (rotorsched_place.c).  See rotorsched(1).
+ */
+#include <getopt.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/dag.h"
+#include "model/dagin.h"
+#include "model/net.h"
+#include "model/sched.h"
+#include "records/die.h"
+#include "records/rec.h"
+#include "records/stream.h"
+#include "records/units.h"
+
+#include "rotorsched.h"
+
+static const char *const modes[] = { "rotor", "bvn", "solstice", "eclipse",
+	NULL };
+
+/* --place-evals has no short form. */
+#define OPT_EVALS	256
+#define EVALS_MAX	1000000000000ULL
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: rotorsched [-v] [-c vlb-cap] [-d duty] "
+	    "[-f direct|vlb|rotorlb] [-m rotor|bvn|solstice|eclipse]\n"
+	    "                  [-p placement] [-s slot] [-T seconds] "
+	    "[--place-evals=n]\n");
+	exit(2);
+}
+
+/* ---- stream ---- */
+
+static void
+read_input(struct dagin *in, struct stream_writer *w, int argc,
+    char **argv)
+{
+	char err[400];
+
+	if (dagin_read(in, stdin, "stdin", w, "rotorsched", argc, argv,
+	    dagin_unscheduled, NULL, err, sizeof(err)) != 0)
+		die("%s", err);
+}
+
+/* What one slot's circuit carries at the port rate, in whole bytes. */
+static uint64_t
+default_cap(const struct net *n, const struct args *a)
+{
+	unsigned __int128 c = (unsigned __int128)(rotor_slot(n, a) -
+	    n->reconfig_ps) * n->bandwidth_bps / (8 * RS_PS);
+
+	if (c > UINT64_MAX)
+		die("a slot carries more than 2^64 - 1 bytes: give -c");
+	return (uint64_t)c;
+}
+
+/* A whole number of simulations, 1 to EVALS_MAX, digits only. */
+static int
+parse_evals(const char *s, uint64_t *v)
+{
+	uint64_t x = 0;
+
+	if (*s == '\0')
+		return -1;
+	for (; *s != '\0'; s++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		x = x * 10 + (uint64_t)(*s - '0');
+		if (x > EVALS_MAX)
+			return -1;
+	}
+	if (x == 0)
+		return -1;
+	*v = x;
+	return 0;
+}
+
+/* Options that do not go together. */
+static void
+check_args(const struct args *a, int place_set)
+{
+	if (a->slot_set && a->duty_set) {
+		warnmsg("-d and -s exclude each other");
+		usage();
+	}
+	if (a->mode != MODE_ROTOR && (a->slot_set || a->duty_set ||
+	    a->fwd_set || a->cap_set)) {
+		warnmsg("-c, -d, -f and -s go with -m rotor");
+		usage();
+	}
+	if (a->cap_set && !SCHED_TWO_HOP(a->fwd)) {
+		warnmsg("-c goes with -f vlb or -f rotorlb");
+		usage();
+	}
+	if (a->mode != MODE_ROTOR && (place_set || a->verbose)) {
+		warnmsg("-p and -v go with -m rotor");
+		usage();
+	}
+	if (a->place.kind != PLACE_BEST && (a->place.evals_set ||
+	    a->place.seconds > 0)) {
+		warnmsg("--place-evals and -T go with -p best");
+		usage();
+	}
+}
+
+static void
+parse_args(struct args *a, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "vlb-cap",	required_argument, NULL, 'c' },
+		{ "duty",	required_argument, NULL, 'd' },
+		{ "forwarding",	required_argument, NULL, 'f' },
+		{ "mode",	required_argument, NULL, 'm' },
+		{ "placement",	required_argument, NULL, 'p' },
+		{ "place-evals", required_argument, NULL, OPT_EVALS },
+		{ "slot",	required_argument, NULL, 's' },
+		{ "time-limit",	required_argument, NULL, 'T' },
+		{ "verbose",	no_argument,	   NULL, 'v' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *e;
+	char *end, msg[200];
+	int ch, i, place_set = 0;
+
+	*a = (struct args){ .mode = MODE_ROTOR, .duty = 0.9,
+	    .place = { .kind = PLACE_IDENTITY, .evals = PLACE_EVALS } };
+	while ((ch = getopt_long(argc, die_argv(argv), "c:d:f:m:p:s:T:v",
+	    longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'c':
+			if ((e = units_parse_size(optarg, &a->cap)) != NULL ||
+			    a->cap == 0) {
+				warnmsg("-c %s: %s", optarg, e ? e :
+				    "must be positive");
+				usage();
+			}
+			a->cap_set = 1;
+			break;
+		case 'd':
+			a->duty = strtod(optarg, &end);
+			if (*optarg == '\0' || *end != '\0' ||
+			    !(a->duty > 0 && a->duty < 1)) {
+				warnmsg("-d %s: duty cycle must be in (0, 1)",
+				    optarg);
+				usage();
+			}
+			a->duty_set = 1;
+			break;
+		case 'f':
+			for (i = 0; sched_fwds[i] != NULL &&
+			    strcmp(optarg, sched_fwds[i]) != 0; i++)
+				;
+			if (sched_fwds[i] == NULL) {
+				warnmsg("-f %s: forwarding is direct, vlb or "
+				    "rotorlb", optarg);
+				usage();
+			}
+			a->fwd = i;
+			a->fwd_set = 1;
+			break;
+		case 'm':
+			for (i = 0; modes[i] != NULL &&
+			    strcmp(optarg, modes[i]) != 0; i++)
+				;
+			if (modes[i] == NULL) {
+				warnmsg("-m %s: mode is rotor, bvn, solstice "
+				    "or eclipse", optarg);
+				usage();
+			}
+			a->mode = i;
+			break;
+		case 'p':
+			if (place_parse(&a->place, optarg, msg,
+			    sizeof(msg)) != 0) {
+				warnmsg("-p %s: %s", optarg, msg);
+				usage();
+			}
+			place_set = 1;
+			break;
+		case OPT_EVALS:
+			if (parse_evals(optarg, &a->place.evals) != 0) {
+				warnmsg("--place-evals %s: a whole number "
+				    "from 1 to %llu", optarg,
+				    (unsigned long long)EVALS_MAX);
+				usage();
+			}
+			a->place.evals_set = 1;
+			break;
+		case 's':
+			if ((e = units_parse_time(optarg, &a->slot)) != NULL ||
+			    a->slot == 0 || a->slot > SLOT_MAX) {
+				if (e == NULL && a->slot != 0)
+					warnmsg("-s %s: a slot lasts at most "
+					    "%llups", optarg,
+					    (unsigned long long)SLOT_MAX);
+				else
+					warnmsg("-s %s: %s", optarg, e ? e :
+					    "must be positive");
+				usage();
+			}
+			a->slot_set = 1;
+			break;
+		case 'T':
+			if ((e = units_parse_seconds(optarg,
+			    &a->place.seconds)) != NULL) {
+				warnmsg("-T %s: %s", optarg, e);
+				usage();
+			}
+			break;
+		case 'v':
+			a->verbose = 1;
+			break;
+		default:
+			usage();
+		}
+	}
+	if (optind != argc)
+		usage();
+	check_args(a, place_set);
+}
+
+/* A given placement must hold one port for every GPU of the net. */
+static void
+check_placement(const struct args *a, const struct net *n)
+{
+	if (a->place.kind != PLACE_GIVEN || a->place.n == n->gpus)
+		return;
+	warnmsg("-p: %u ports given for a net of %u GPUs", a->place.n,
+	    n->gpus);
+	usage();
+}
+
+static int
+is_identity(const uint32_t *port, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n && port[i] == i; i++)
+		;
+	return i == n;
+}
+
+/*
+ * RotorNet with the ranks placed as -p says.  The identity table comes
+ * first: its checks (the net, the slot) hold for every placement, and
+ * the default cap is taken from its slot.
+ */
+static void
+rotor_placed(struct schedule *sc, const struct dagin *in, struct args *a)
+{
+	uint32_t *port;
+
+	rotor(sc, &in->net, a, NULL);
+	if (SCHED_TWO_HOP(a->fwd) && !a->cap_set)
+		a->cap = default_cap(&in->net, a);
+	port = place_choose(a, in);
+	place_schedule(sc, &in->net, a, port);
+	if (port != NULL && !is_identity(port, in->net.gpus)) {
+		sc->place = port;	/* the schedule's now */
+		sc->nplace = in->net.gpus;
+	} else
+		free(port);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct stream_writer *w;
+	struct schedule sc;
+	struct dagin in;
+	struct args a;
+	char err[400];
+	size_t i;
+	int rc;
+
+	die_init("rotorsched");
+	parse_args(&a, argc, argv);
+	die_if_tty();
+	dagin_init(&in);
+	sched_init(&sc);
+	if ((w = stream_writer(stdout)) == NULL)
+		die("out of memory");
+	read_input(&in, w, argc - 1, argv + 1);
+	check_placement(&a, &in.net);
+	snprintf(sc.scheduler, sizeof(sc.scheduler), "%s", modes[a.mode]);
+	switch (a.mode) {
+	case MODE_ROTOR:
+		rotor_placed(&sc, &in, &a);
+		break;
+	case MODE_BVN:
+		bvn(&sc, &in);
+		break;
+	case MODE_SOLSTICE:
+		solstice(&sc, &in);
+		break;
+	default:
+		eclipse(&sc, &in);
+	}
+	if (a.mode != MODE_ROTOR)
+		sc.forwarding = a.fwd;
+	if (sched_check(&sc, &in.net, err, sizeof(err)) != 0)
+		die("internal error: the schedule made is invalid: %s", err);
+	sched_write_schedule(stream_packer(w), &sc);
+	for (i = 0; i < sc.nc; i++)
+		sched_write_circuit(stream_packer(w), &sc.c[i]);
+	if ((rc = stream_writer_close(w)) != 0)
+		die("write error: %s", strerror(rc));
+	sched_free(&sc);
+	dagin_free(&in);
+	free(a.place.port);
+	return 0;
+}

@@ -1,0 +1,546 @@
+/*
+ * rotorsched, Solstice and Eclipse: two schedulers of one traffic
+ * matrix from the literature, on duplex circuits.  A configuration is a
+ * matching of GPUs in the general graph of the pairs with traffic, not
+ * a bipartite one, and lasts a whole number of picoseconds; the
+ * configurations are dealt to the switches as BvN's are (tm_deal).
+ * Bytes and times are exact integers.  rotorsched(1), Solstice mode and
+ * Eclipse mode, give the rules and where they leave the papers.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "model/dag.h"
+#include "model/dagin.h"
+#include "model/net.h"
+#include "model/sched.h"
+#include "records/die.h"
+
+#include "rotorsched.h"
+
+/* A pair of GPUs a < b, and ia, ib their dense numbers. */
+struct pr {
+	uint64_t	st;		/* bytes left, stuffing included */
+	uint64_t	rd;		/* real bytes left */
+	uint32_t	a, b;
+	uint32_t	ia, ib;
+	int		pick;
+};
+
+/* A GPU short of the stuffing's row sum, by d bytes. */
+struct short_gpu {
+	uint64_t	d;
+	uint32_t	v;
+};
+
+static int
+cmp_u32(const void *x, const void *y)
+{
+	uint32_t p = *(const uint32_t *)x, q = *(const uint32_t *)y;
+
+	return p < q ? -1 : p > q;
+}
+
+static int
+cmp_ids(const struct pr *p, const struct pr *q)
+{
+	if (p->a != q->a)
+		return p->a < q->a ? -1 : 1;
+	return p->b < q->b ? -1 : p->b > q->b;
+}
+
+/* Most stuffed bytes first, ties by GPU ids. */
+static int
+cmp_st(const void *x, const void *y)
+{
+	const struct pr *p = x, *q = y;
+
+	if (p->st != q->st)
+		return p->st > q->st ? -1 : 1;
+	return cmp_ids(p, q);
+}
+
+/* Most real bytes first, ties by GPU ids. */
+static int
+cmp_rd(const void *x, const void *y)
+{
+	const struct pr *p = x, *q = y;
+
+	if (p->rd != q->rd)
+		return p->rd > q->rd ? -1 : 1;
+	return cmp_ids(p, q);
+}
+
+static int
+cmp_rdp(const void *x, const void *y)
+{
+	return cmp_rd(*(const struct pr *const *)x,
+	    *(const struct pr *const *)y);
+}
+
+static int
+cmp_short(const void *x, const void *y)
+{
+	const struct short_gpu *p = x, *q = y;
+
+	if (p->d != q->d)
+		return p->d > q->d ? -1 : 1;
+	return p->v < q->v ? -1 : p->v > q->v;
+}
+
+/* What a circuit carries in ps at bps, in whole bytes, at most 2^64 - 1. */
+static uint64_t
+bytes_in(uint64_t ps, uint64_t bps)
+{
+	unsigned __int128 c = (unsigned __int128)ps * bps / (8 * RS_PS);
+
+	return c > UINT64_MAX ? UINT64_MAX : (uint64_t)c;
+}
+
+static uint32_t
+dense(const uint32_t *ids, size_t nv, uint32_t gpu)
+{
+	const uint32_t *p = bsearch(&gpu, ids, nv, sizeof(*ids), cmp_u32);
+
+	return (uint32_t)(p - ids);
+}
+
+/*
+ * The pairs with bytes, in the order of their GPUs, and the GPUs they
+ * join numbered densely in ascending order in *ids (*nv of them): the
+ * arrays follow the pairs, not the net's GPUs.  The pairs of no byte
+ * go to *zero (*nz of them) for tm_empty_pairs().
+ */
+static size_t
+gather(const struct dag *d, struct pr **out, uint32_t **ids, size_t *nv,
+    struct tm_edge **zero, size_t *nz)
+{
+	struct tm_edge *e;
+	struct pr *p;
+	uint32_t *v;
+	size_t ne, np, n, i;
+
+	ne = tm_edges(d, &e);
+	p = xreallocarray(NULL, ne, sizeof(*p));
+	v = xreallocarray(NULL, ne, 2 * sizeof(*v));
+	for (i = np = *nz = 0; i < ne; i++) {
+		if (e[i].w == 0) {
+			e[(*nz)++] = e[i];
+			continue;
+		}
+		p[np] = (struct pr){ e[i].w, e[i].w, e[i].a, e[i].b, 0, 0, 0 };
+		v[2 * np] = e[i].a;
+		v[2 * np++ + 1] = e[i].b;
+	}
+	qsort(v, 2 * np, sizeof(*v), cmp_u32);
+	for (i = n = 0; i < 2 * np; i++)
+		if (n == 0 || v[i] != v[n - 1])
+			v[n++] = v[i];
+	for (i = 0; i < np; i++) {
+		p[i].ia = dense(v, n, p[i].a);
+		p[i].ib = dense(v, n, p[i].b);
+	}
+	*zero = e;
+	*ids = v;
+	*nv = n;
+	*out = p;
+	return np;
+}
+
+/*
+ * Pick a maximal matching greedily over p[0..m) in that order.  used[]
+ * is all 0 on entry and on return.
+ */
+static void
+match(struct pr *p, size_t m, uint8_t *used)
+{
+	size_t i;
+
+	for (i = 0; i < m; i++) {
+		p[i].pick = !used[p[i].ia] && !used[p[i].ib];
+		if (p[i].pick)
+			used[p[i].ia] = used[p[i].ib] = 1;
+	}
+	for (i = 0; i < m; i++)
+		used[p[i].ia] = used[p[i].ib] = 0;
+}
+
+/*
+ * Move the unpicked pairs of p[0..m) to its front, in their order, the
+ * picked ones after them; returns how many were not picked.
+ */
+static size_t
+unpicked_first(struct pr *p, size_t m, struct pr *tmp)
+{
+	size_t i, k, t;
+
+	for (i = k = t = 0; i < m; i++) {
+		if (p[i].pick)
+			tmp[t++] = p[i];
+		else
+			p[k++] = p[i];
+	}
+	for (i = 0; i < t; i++)
+		p[k + i] = tmp[i];
+	return k;
+}
+
+/* ---- Solstice ---- */
+
+/*
+ * The GPUs short of T pair up in new pairs of no real byte: lay their
+ * shortfalls end to end, largest first, and join the byte at place x
+ * to the one at x + H, H half the sum, so that no GPU meets itself.  A
+ * largest shortfall above the others' sum, and one odd byte, cannot be
+ * stuffed and stay.  Appends the pairs to p; returns their count.
+ */
+static size_t
+fold(struct short_gpu *q, size_t m, const uint32_t *ids, struct pr *p)
+{
+	unsigned __int128 sum = 0, h, x, acc;
+	size_t i, j, np = 0;
+	uint64_t oi = 0, oj, amt, ri;
+	uint32_t lo, hi;
+
+	for (i = 0; i < m; i++)
+		sum += q[i].d;
+	if (m < 2)
+		return 0;
+	if (q[0].d > sum - q[0].d) {
+		q[0].d = (uint64_t)(sum - q[0].d);
+		sum = 2 * (unsigned __int128)q[0].d;
+	}
+	if (sum & 1) {
+		q[m - 1].d--;
+		sum--;
+	}
+	h = sum / 2;
+	for (j = 0, acc = 0; acc + q[j].d <= h; j++)
+		acc += q[j].d;
+	oj = (uint64_t)(h - acc);
+	for (i = 0, x = 0; x < h; ) {
+		ri = q[i].d - oi;
+		if (ri > h - x)
+			ri = (uint64_t)(h - x);
+		amt = ri < q[j].d - oj ? ri : q[j].d - oj;
+		lo = q[i].v < q[j].v ? q[i].v : q[j].v;
+		hi = q[i].v < q[j].v ? q[j].v : q[i].v;
+		p[np++] = (struct pr){ amt, 0, ids[lo], ids[hi], lo, hi, 0 };
+		x += amt;
+		if ((oi += amt) == q[i].d) {
+			i++;
+			oi = 0;
+		}
+		if ((oj += amt) == q[j].d) {
+			j++;
+			oj = 0;
+		}
+	}
+	return np;
+}
+
+/*
+ * Stuff the pairs so that every GPU with traffic has the same sum T,
+ * the largest: first the pairs with traffic, most bytes first, each
+ * raised by the smaller shortfall of its two GPUs, then new pairs
+ * (fold).  Returns the pairs' new count.
+ */
+static size_t
+stuff(struct pr *p, size_t np, const uint32_t *ids, size_t nv)
+{
+	unsigned __int128 *sum = xcalloc(nv, sizeof(*sum));
+	struct short_gpu *q;
+	uint64_t *d, t = 0, x;
+	size_t i, m;
+
+	for (i = 0; i < np; i++) {
+		sum[p[i].ia] += p[i].st;
+		sum[p[i].ib] += p[i].st;
+	}
+	for (i = 0; i < nv; i++) {
+		if (sum[i] > UINT64_MAX)
+			die("stdin: the pairs of GPU %u carry more than "
+			    "2^64 - 1 bytes", ids[i]);
+		if (sum[i] > t)
+			t = (uint64_t)sum[i];
+	}
+	d = xcalloc(nv, sizeof(*d));
+	for (i = 0; i < nv; i++)
+		d[i] = t - (uint64_t)sum[i];
+	free(sum);
+	qsort(p, np, sizeof(*p), cmp_st);
+	for (i = 0; i < np; i++) {
+		x = d[p[i].ia] < d[p[i].ib] ? d[p[i].ia] : d[p[i].ib];
+		p[i].st += x;
+		d[p[i].ia] -= x;
+		d[p[i].ib] -= x;
+	}
+	q = xcalloc(nv, sizeof(*q));
+	for (i = m = 0; i < nv; i++)
+		if (d[i] > 0)
+			q[m++] = (struct short_gpu){ d[i], (uint32_t)i };
+	qsort(q, m, sizeof(*q), cmp_short);
+	np += fold(q, m, ids, p + np);
+	free(q);
+	free(d);
+	return np;
+}
+
+/*
+ * Slice at thresholds r halving from the largest power of two not above
+ * the largest entry: while pairs of r bytes or more remain, a maximal
+ * matching of them, most bytes first, lasts the time r bytes take and
+ * takes r off each; the pairs' real bytes go first.  Once r bytes take
+ * less than tau, stop.
+ */
+static void
+slice(struct pr *p, size_t np, const struct net *n, uint8_t *used,
+    struct pr *tmp, struct tm_plan *pl)
+{
+	uint64_t r, top = 0, dur, x;
+	size_t i, m;
+
+	for (i = 0; i < np; i++)
+		if (p[i].st > top)
+			top = p[i].st;
+	for (r = (uint64_t)1 << (63 - __builtin_clzll(top)); r > 0; r >>= 1) {
+		if ((dur = tm_ps_for(r, n->bandwidth_bps)) < n->reconfig_ps)
+			return;
+		qsort(p, np, sizeof(*p), cmp_st);
+		for (m = 0; m < np && p[m].st >= r; m++)
+			;
+		while (m > 0) {
+			match(p, m, used);
+			tm_config(pl, dur);
+			for (i = 0; i < m; i++) {
+				if (!p[i].pick)
+					continue;
+				if (p[i].rd > 0)
+					tm_circuit(pl, p[i].a, p[i].b);
+				x = p[i].rd < r ? p[i].rd : r;
+				p[i].rd -= x;
+				p[i].st -= r;
+			}
+			m = unpicked_first(p, m, tmp);
+		}
+	}
+}
+
+/*
+ * The real bytes the slices left: a maximal matching of them, most
+ * first, lasts as long as its largest needs; repeat until none is left.
+ */
+static void
+tail(struct pr *p, size_t np, const struct net *n, uint8_t *used,
+    struct pr *tmp, struct tm_plan *pl)
+{
+	size_t i, m;
+
+	qsort(p, np, sizeof(*p), cmp_rd);
+	for (m = 0; m < np && p[m].rd > 0; m++)
+		;
+	while (m > 0) {
+		match(p, m, used);
+		tm_config(pl, tm_ps_for(p[0].rd, n->bandwidth_bps));
+		for (i = 0; i < m; i++)
+			if (p[i].pick) {
+				tm_circuit(pl, p[i].a, p[i].b);
+				p[i].rd = 0;
+			}
+		m = unpicked_first(p, m, tmp);
+	}
+}
+
+void
+solstice(struct schedule *sc, const struct dagin *in)
+{
+	struct tm_plan pl = { 0 };
+	struct tm_edge *zero;
+	struct pr *p, *tmp;
+	uint32_t *ids;
+	uint8_t *used;
+	size_t np, nv, nz;
+
+	np = gather(&in->dag, &p, &ids, &nv, &zero, &nz);
+	if (np > 0) {
+		/* fold() adds fewer than two pairs per GPU with traffic */
+		p = xreallocarray(p, np + 2 * nv, sizeof(*p));
+		np = stuff(p, np, ids, nv);
+		used = xcalloc(nv, 1);
+		tmp = xcalloc(np, sizeof(*tmp));
+		slice(p, np, &in->net, used, tmp, &pl);
+		tail(p, np, &in->net, used, tmp, &pl);
+		free(tmp);
+		free(used);
+	}
+	tm_empty_pairs(&pl, zero, nz, in->net.gpus);
+	free(zero);
+	free(ids);
+	free(p);
+	tm_deal(sc, &in->net, &pl);
+}
+
+/* ---- Eclipse ---- */
+
+/* x * y in 256 bits: *hi, *lo. */
+static void
+mul256(unsigned __int128 x, unsigned __int128 y, unsigned __int128 *hi,
+    unsigned __int128 *lo)
+{
+	uint64_t x0 = (uint64_t)x, x1 = (uint64_t)(x >> 64);
+	uint64_t y0 = (uint64_t)y, y1 = (uint64_t)(y >> 64);
+	unsigned __int128 p00 = (unsigned __int128)x0 * y0;
+	unsigned __int128 p01 = (unsigned __int128)x0 * y1;
+	unsigned __int128 p10 = (unsigned __int128)x1 * y0;
+	unsigned __int128 p11 = (unsigned __int128)x1 * y1;
+	unsigned __int128 mid;
+
+	mid = (p00 >> 64) + (uint64_t)p01 + (uint64_t)p10;
+	*lo = (uint64_t)p00 | mid << 64;
+	*hi = p11 + (p01 >> 64) + (p10 >> 64) + (mid >> 64);
+}
+
+/* x * y against u * v, exactly: -1, 0 or 1. */
+static int
+cmp_products(unsigned __int128 x, unsigned __int128 y, unsigned __int128 u,
+    unsigned __int128 v)
+{
+	unsigned __int128 h1, l1, h2, l2;
+
+	mul256(x, y, &h1, &l1);
+	mul256(u, v, &h2, &l2);
+	if (h1 != h2)
+		return h1 < h2 ? -1 : 1;
+	return l1 < l2 ? -1 : l1 > l2;
+}
+
+/*
+ * The greedy matching for a configuration that carries c bytes a pair:
+ * by the bytes it would serve, min(c, rd), most first, ties by GPU ids.
+ * Those of c bytes or more come first, in p's order (by GPU ids), then
+ * the others in byw's (most bytes first).  Returns the bytes served;
+ * leaves the picks marked when mark is set.
+ */
+static unsigned __int128
+serve(struct pr *p, struct pr **byw, size_t np, uint64_t c, uint8_t *used,
+    int mark)
+{
+	unsigned __int128 sum = 0;
+	size_t i;
+
+	for (i = 0; i < np; i++) {
+		p[i].pick = p[i].rd >= c && !used[p[i].ia] && !used[p[i].ib];
+		if (p[i].pick) {
+			used[p[i].ia] = used[p[i].ib] = 1;
+			sum += c;
+		}
+	}
+	for (i = 0; i < np; i++) {
+		struct pr *e = byw[i];
+
+		if (e->rd >= c || used[e->ia] || used[e->ib])
+			continue;
+		e->pick = 1;
+		used[e->ia] = used[e->ib] = 1;
+		sum += e->rd;
+	}
+	for (i = 0; i < np; i++) {
+		used[p[i].ia] = used[p[i].ib] = 0;
+		if (!mark)
+			p[i].pick = 0;
+	}
+	return sum;
+}
+
+/*
+ * The configuration time a that serves the most bytes per a + tau, over
+ * the times the distinct entries left take; on a tie the longer.
+ */
+static uint64_t
+best_time(struct pr *p, struct pr **byw, size_t np, const struct net *n,
+    uint8_t *used)
+{
+	unsigned __int128 s, bs = 0, tau = n->reconfig_ps;
+	uint64_t a, ba = 0;
+	size_t k;
+
+	for (k = np; k-- > 0; ) {	/* fewest bytes first */
+		if (k + 1 < np && byw[k]->rd == byw[k + 1]->rd)
+			continue;
+		if ((a = tm_ps_for(byw[k]->rd, n->bandwidth_bps)) == ba)
+			continue;
+		s = serve(p, byw, np, bytes_in(a, n->bandwidth_bps), used, 0);
+		if (ba == 0 || cmp_products(s, ba + tau, bs, a + tau) >= 0) {
+			bs = s;
+			ba = a;
+		}
+	}
+	return ba;
+}
+
+/*
+ * One step: the best configuration, stretched to finish at least one of
+ * its pairs if it would finish none (so that there are at most as many
+ * steps as pairs), then served.  Returns the pairs left.
+ */
+static size_t
+step(struct pr *p, struct pr **byw, size_t np, const struct net *n,
+    uint8_t *used, struct tm_plan *pl)
+{
+	uint64_t a, c, least = UINT64_MAX, t;
+	size_t i, k;
+	int done = 0;
+
+	for (i = 0; i < np; i++)
+		byw[i] = &p[i];
+	qsort(byw, np, sizeof(*byw), cmp_rdp);
+	a = best_time(p, byw, np, n, used);
+	c = bytes_in(a, n->bandwidth_bps);
+	serve(p, byw, np, c, used, 1);
+	for (i = 0; i < np; i++) {
+		if (!p[i].pick)
+			continue;
+		if (p[i].rd <= c)
+			done = 1;
+		else if ((t = tm_ps_for(p[i].rd, n->bandwidth_bps)) < least)
+			least = t;
+	}
+	if (!done) {
+		a = least;
+		c = bytes_in(a, n->bandwidth_bps);
+	}
+	tm_config(pl, a);
+	for (i = k = 0; i < np; i++) {
+		if (p[i].pick) {
+			tm_circuit(pl, p[i].a, p[i].b);
+			p[i].rd -= p[i].rd < c ? p[i].rd : c;
+		}
+		if (p[i].rd > 0)
+			p[k++] = p[i];
+	}
+	return k;
+}
+
+void
+eclipse(struct schedule *sc, const struct dagin *in)
+{
+	struct tm_plan pl = { 0 };
+	struct tm_edge *zero;
+	struct pr *p, **byw;
+	uint32_t *ids;
+	uint8_t *used;
+	size_t np, nv, nz;
+
+	np = gather(&in->dag, &p, &ids, &nv, &zero, &nz);
+	used = xcalloc(nv, 1);
+	byw = xcalloc(np, sizeof(*byw));
+	while (np > 0)
+		np = step(p, byw, np, &in->net, used, &pl);
+	tm_empty_pairs(&pl, zero, nz, in->net.gpus);
+	free(byw);
+	free(used);
+	free(zero);
+	free(ids);
+	free(p);
+	tm_deal(sc, &in->net, &pl);
+}
