@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# Regressions of pipelines/study and pipelines/study.mk (issue 12).
+# Regressions of pipelines/study and pipelines/study.mk (issues 12 and 34).
 
 load helpers
 
@@ -41,7 +41,8 @@ interrupt() {
 		rm -rf out
 		interrupt "$sig"
 		run ls out
-		assert_output 'l1-tau1us.dag.msgpack'
+		assert_output 'l1-tau1us.dag.msgpack
+l1-tau1us.dag.msgpack.cmd'
 	done
 }
 
@@ -53,5 +54,34 @@ interrupt() {
 		interrupt HUP
 	)
 	run ls out
-	assert_output 'l1-tau1us.dag.msgpack'
+	assert_output 'l1-tau1us.dag.msgpack
+l1-tau1us.dag.msgpack.cmd'
+}
+
+@test "study: regression: an interrupted run left its old stream beside another's command, or a stream of other settings passed (issue 34)" {
+	# the old stream, of Flux's greedy, then a run of the exact MILP
+	# over it, interrupted: the old pair stays, the new command is not
+	# recorded, and the stream is made again for the MILP's settings
+	LAYERS=1 TAUS=1us SCHEDULERS=flux FLUXSOLVE_ARGS="-m greedy" \
+	    make -s -f "$TOP/pipelines/study.mk" BIN="$BIN" OUT=out all 2> /dev/null
+	cp out/l1-tau1us-flux.msgpack.cmd greedy.cmd
+	cp out/l1-tau1us-flux.msgpack greedy.mp
+	interrupt TERM
+	run ls out
+	assert_output 'l1-tau1us-flux.msgpack
+l1-tau1us-flux.msgpack.cmd
+l1-tau1us.dag.msgpack
+l1-tau1us.dag.msgpack.cmd'
+	cmp greedy.cmd out/l1-tau1us-flux.msgpack.cmd
+	cmp greedy.mp out/l1-tau1us-flux.msgpack
+	run bash -c "report -d out/l1-tau1us-flux.msgpack | jq -c 'select(.type == \"header\" and .tool == \"fluxsolve\") | .args'"
+	assert_output '["-m","greedy"]'
+	# make -q: up to date for the greedy, to be made for the MILP
+	run env LAYERS=1 TAUS=1us SCHEDULERS=flux FLUXSOLVE_ARGS="-m greedy" \
+	    make -q -f "$TOP/pipelines/study.mk" BIN="$BIN" OUT=out all
+	assert_success
+	run env LAYERS=1 TAUS=1us SCHEDULERS=flux \
+	    FLUXSOLVE_ARGS="-m exact --max-binaries=1000000 -T 600" \
+	    make -q -f "$TOP/pipelines/study.mk" BIN="$BIN" OUT=out all
+	assert_failure 1
 }

@@ -122,7 +122,9 @@ setup_file() {
 	assert_line --partial 'usage: fluxsolve'
 	run ls f
 	assert_output 'l1-tau10us-ideal.msgpack
-l1-tau10us.dag.msgpack'
+l1-tau10us-ideal.msgpack.cmd
+l1-tau10us.dag.msgpack
+l1-tau10us.dag.msgpack.cmd'
 }
 
 @test "study: the README's table is what the tools make now, but for the solve columns" {
