@@ -24,6 +24,13 @@
 # make removes them when the size is done, unless KEEP is set (for
 # report -g, say).  A run file is written under a temporary name and
 # renamed when whole, so an interrupted study resumes where it stopped.
+# Beside each run file (and each ops and DAG stream kept), FILE.cmd
+# holds the whole pipeline that made it, with the tools' folder and
+# every setting (LAYERS, FLUX_BUDGET, SIM_LIMIT, ...), which the file's
+# name does not all say: a file is made again when the pipeline it
+# would be made by now is another, or when a tool of it is rebuilt, and
+# says so on stderr (pipelines/cmd.mk).  Changing FLUX_BUDGET makes the
+# flux runs again and no other; changing LAYERS, all of them.
 #
 # A simulation that passes SIM_LIMIT seconds of wall-clock time (ocssim
 # -T; 0 for none) is not a failure of the study: its run file holds
@@ -55,51 +62,80 @@ NRUNS :=	$(words $(RUNS))
 
 all: $(RUNS)
 
-# say NAME: one line of progress on stderr.
-say =		n=$$( (ls $(RUNS) 2>/dev/null || true) | wc -l); \
-		echo "scale-study: [$$n/$(NRUNS)] $(1)" >&2
+# say NAME: one line of progress on stderr: how many runs are made by
+# the current settings.
+say =		echo "scale-study: [$(call made,$(RUNS))/$(NRUNS)] $(1)" >&2
 
-# tmp: the recipe's temporary files go however its shell ends.
-tmp =		trap 'rm -f $@.tmp $@.err' EXIT; trap 'exit 130' INT TERM HUP
+# The commands, B for the tools' folder (pipelines/cmd.mk): ops; dag
+# TAU, from nothing; a run's: its DAG's, sched.SCHEDULER (the ideal
+# fabric has none: ocssim -f ideal), ocssim (within SIM_LIMIT) and
+# report -j.
+ops =		$(B)/tracegen -l $(LAYERS) -t $(TP) -d $(DP)
+dag =		$(ops) | $(B)/dagbuild -r $(1)
+ocssim =	$(B)/ocssim$(if $(filter-out 0,$(SIM_LIMIT)), -T $(SIM_LIMIT))
+sched.flux =	$(B)/fluxsolve -T $(FLUX_BUDGET)
+sched.flux-greedy = $(B)/fluxsolve -m greedy
+sched.rotor-direct = $(B)/rotorsched -m rotor -f direct
+sched.rotor-vlb = $(B)/rotorsched -m rotor -f vlb
+sched.bvn =	$(B)/rotorsched -m bvn
 
-# sim ARGS: ocssim within SIM_LIMIT, into report -j; a run cut by the
-# limit leaves its dnf line instead.
-sim =		if $(BIN)/ocssim $(if $(filter-out 0,$(SIM_LIMIT)),-T $(SIM_LIMIT)) \
-		    $(1) 2> $@.err | $(BIN)/report -j - > $@.tmp 2>> $@.err; \
-		then mv $@.tmp $@; \
-		elif grep -q '^ocssim: time limit of' $@.err; then \
-		    printf '{"dnf":true,"sim_limit_s":%s}\n' $(SIM_LIMIT) > $@; \
-		else cat $@.err >&2; exit 1; fi; $(call say,$(@F))
+cmd.$(OPS) =	$(ops)
+$(foreach t,$(TAUS),$(eval cmd.$(G)-tau$(t).dag.msgpack = $$(call dag,$(t))))
+cmd.$(G)-ideal.json = $(call dag,$(firstword $(TAUS))) | $(ocssim) -f \
+		    ideal | $(B)/report -j -
+$(foreach t,$(TAUS),$(foreach s,$(NONIDEAL),$(eval \
+    cmd.$(G)-tau$(t)-$(s).json = $$(call dag,$(t)) | $$(sched.$(s)) | \
+    $$(ocssim) | $$(B)/report -j -)))
 
-$(OPS): $(BIN)/tracegen
+STUDY =		scale-study
+KEPT =		$(OPS) $(DAGS) $(RUNS)
+NOCMD =		$(if $(KEEP),,$(OPS) $(DAGS))
+TMPS =		$@.err
+include $(dir $(lastword $(MAKEFILE_LIST)))cmd.mk
+
+# tools CMD: the tools a command runs.
+tools =		$(filter $(B)/%,$(1))
+
+# sim PIPELINE: PIPELINE, ending in ocssim, within SIM_LIMIT, into report
+# -j; a run cut by the limit leaves its dnf line instead.
+sim =		if $(1) 2> $@.err | $(B)/report -j - > $@.tmp 2>> $@.err; \
+		then :; elif grep -q '^ocssim: time limit of' $@.err; then \
+		    printf '{"dnf":true,"sim_limit_s":%s}\n' $(SIM_LIMIT) \
+		    > $@.tmp; \
+		else cat $@.err >&2; exit 1; fi; $(end); $(call say,$(@F))
+
+$(OPS): $(call tools,$(ops))
 	@mkdir -p $(OUT)
-	@$(tmp); $(BIN)/tracegen -l $(LAYERS) -t $(TP) -d $(DP) > $@.tmp; \
-	    mv $@.tmp $@
+	@$(begin) $(ops) > $@.tmp; $(end)
 
-$(DAGS): $(G)-tau%.dag.msgpack: $(OPS) $(BIN)/dagbuild
-	@$(tmp); $(BIN)/dagbuild -r $* < $< > $@.tmp; mv $@.tmp $@
+$(DAGS): $(G)-tau%.dag.msgpack: $(OPS) $(call tools,$(call dag,1s))
+	@$(begin) $(B)/dagbuild -r $* < $< > $@.tmp; $(end)
 
-$(G)-ideal.json: $(G)-tau$(firstword $(TAUS)).dag.msgpack $(BIN)/ocssim \
-    $(BIN)/report
-	@$(tmp); $(call sim,-f ideal < $<)
+# A run needs its DAG only to be made: its own command holds the DAG's,
+# and it depends on the DAG's tools (pipelines/cmd.mk).
+$(G)-ideal.json: $(call tools,$(cmd.$(G)-ideal.json)) | \
+    $(G)-tau$(firstword $(TAUS)).dag.msgpack
+	@$(begin) $(call sim,$(ocssim) -f ideal < $|)
 
-# run NAME, SCHEDULER COMMAND: the rule of one scheduler's runs.
+# run SCHEDULER: the rule of its runs.
 define run
 $$(filter %-$(1).json,$$(RUNS)): $(G)-tau%-$(1).json: \
-    $(G)-tau%.dag.msgpack $$(BIN)/fluxsolve $$(BIN)/rotorsched \
-    $$(BIN)/ocssim $$(BIN)/report
-	@$$(tmp); $(2) < $$< | $$(call sim,)
+    $$(call tools,$$(call dag,1s) $$(sched.$(1)) $$(ocssim) $$(B)/report) | \
+    $(G)-tau%.dag.msgpack
+	@$$(begin) $$(call sim,$$(sched.$(1)) < $$| | $$(ocssim))
 endef
 
-$(eval $(call run,flux,$$(BIN)/fluxsolve -T $(FLUX_BUDGET)))
-$(eval $(call run,flux-greedy,$$(BIN)/fluxsolve -m greedy))
-$(eval $(call run,rotor-direct,$$(BIN)/rotorsched -m rotor -f direct))
-$(eval $(call run,rotor-vlb,$$(BIN)/rotorsched -m rotor -f vlb))
-$(eval $(call run,bvn,$$(BIN)/rotorsched -m bvn))
+$(foreach s,flux flux-greedy rotor-direct rotor-vlb bvn,$(eval \
+    $(call run,$(s))))
 
 # The runs in table order, for pipelines/scale-study.
 list:
 	@printf '%s\n' $(RUNS)
+
+# What the runs are made with that the table's rows do not say.
+settings:
+	@printf '%s\n' $(call quote,tools $(TOOLS); LAYERS=$(LAYERS) \
+	    FLUX_BUDGET=$(FLUX_BUDGET) SIM_LIMIT=$(SIM_LIMIT))
 
 ifeq ($(KEEP),)
 .INTERMEDIATE: $(OPS) $(DAGS)
@@ -107,5 +143,5 @@ else
 .SECONDARY: $(OPS) $(DAGS)
 endif
 
-.PHONY: all list
+.PHONY: all list settings
 .DELETE_ON_ERROR:

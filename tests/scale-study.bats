@@ -62,8 +62,8 @@ result() {
 	done
 }
 
-@test "scale-study: no ops, DAG or run stream is left behind, only report's line of each run" {
-	run bash -c "ls '$S' | grep -v '^g8-.*\.json$'"
+@test "scale-study: no ops, DAG or run stream is left behind, only report's line of each run and its command" {
+	run bash -c "ls '$S' | grep -v '^g8-.*\.json\(\.cmd\)\?$'"
 	assert_output 'plots.txt
 runs.tsv
 scale-buffer.png
@@ -71,6 +71,7 @@ scale-iteration.png
 scale-nic.png
 table.txt'
 	[ "$(ls "$S" | grep -c '\.json$')" -eq 11 ]
+	[ "$(ls "$S" | grep -c '^g8-.*\.json\.cmd$')" -eq 11 ]
 	run jq -r '.scheduler + "/" + (.mode // "-") + " " + (.tau_ps | tostring)' \
 	    "$S/g8-ideal.json" "$S/g8-tau1ms-rotor-vlb.json" "$S/g8-tau10us-flux.json"
 	assert_output 'ideal/- 10000000
@@ -188,5 +189,6 @@ flux/flux 10000000'
 	assert_failure
 	assert_line 'rotorsched: out of luck'
 	run ls out
-	assert_output 'g8-ideal.json'
+	assert_output 'g8-ideal.json
+g8-ideal.json.cmd'
 }

@@ -1,10 +1,10 @@
 #!/usr/bin/env bats
-# Issue 34: pipelines/study keeps its streams and uses them again, but
-# a stream's name says only some of its settings.  Each kept file now
-# has FILE.cmd beside it, the whole pipeline that made it
-# (pipelines/cmd.mk): a file is made again exactly when that pipeline
-# would be another, and the study says which file and why.  Small
-# cases: one layer, one tau.
+# Issue 34: the studies keep their streams (pipelines/study) and run
+# files (pipelines/scale-study) and use them again, but a file's name
+# says only some of its settings.  Each kept file now has FILE.cmd
+# beside it, the whole pipeline that made it (pipelines/cmd.mk): a
+# file is made again exactly when that pipeline would be another, and
+# the study says which file and why.  Small cases: one layer, one tau.
 
 load helpers
 
@@ -38,6 +38,12 @@ args() {
 # study: pipelines/study into st, its stdout in out and stderr in err.
 study() {
 	"$TOP/pipelines/study" "$BIN" st > out 2> err ||
+	    { cat err; return 1; }
+}
+
+# scale: pipelines/scale-study into sc, the same.
+scale() {
+	"$TOP/pipelines/scale-study" "$BIN" sc > out 2> err ||
 	    { cat err; return 1; }
 }
 
@@ -186,4 +192,95 @@ l1-tau10us.dag.msgpack.cmd'
 	run env FLUXSOLVE_ARGS="--no-such-option" \
 	    make -q -f "$TOP/pipelines/study.mk" BIN="$BIN" OUT=st all
 	assert_failure 1
+}
+
+@test "scale-study-settings: changing FLUX_BUDGET remakes the Flux runs alone, LAYERS every run; the same settings nothing" {
+	export SIZES=8 LAYERS=1 TAUS=10us SCHEDULERS="ideal flux flux-greedy bvn" \
+	    FLUX_BUDGET=1 JOBS=2
+	local dag="$t/tracegen -l 1 -t 4 -d 2 | $t/dagbuild -r 10us"
+
+	scale
+	stamps sc > s1
+	run cut -d ' ' -f 1 s1
+	assert_output 'g8-ideal.json
+g8-tau10us-bvn.json
+g8-tau10us-flux-greedy.json
+g8-tau10us-flux.json
+g8-ideal.json.cmd
+g8-tau10us-bvn.json.cmd
+g8-tau10us-flux-greedy.json.cmd
+g8-tau10us-flux.json.cmd'
+	run cat sc/g8-ideal.json.cmd sc/g8-tau10us-flux.json.cmd
+	assert_output "$dag | $t/ocssim -f ideal | $t/report -j -
+$dag | $t/fluxsolve -T 1 | $t/ocssim | $t/report -j -"
+	# the command beside a run file makes it again
+	(cd "$TOP" && bash -o pipefail -c "$(cat "$T/sc/g8-tau10us-bvn.json.cmd")") > bvn.json
+	cmp bvn.json sc/g8-tau10us-bvn.json
+
+	scale
+	stamps sc > s2
+	run changed s1 s2
+	assert_output ''
+	run grep -c -e '^scale-study: \[' -e 'remade' err
+	assert_output 0
+
+	FLUX_BUDGET=2 scale
+	stamps sc > s3
+	run changed s2 s3
+	assert_output 'g8-tau10us-flux.json
+g8-tau10us-flux.json.cmd'
+	run grep remade err
+	assert_output "scale-study: sc/g8-tau10us-flux.json: made by other settings (was: $dag | $t/fluxsolve -T 1 | $t/ocssim | $t/report -j -, now: $dag | $t/fluxsolve -T 2 | $t/ocssim | $t/report -j -): remade"
+
+	LAYERS=2 FLUX_BUDGET=2 scale
+	stamps sc > s4
+	run changed s3 s4
+	assert_output "$(cut -d ' ' -f 1 s3)"
+	assert_equal "$(grep -c 'made by other settings (was: .*-l 1 .*, now: .*-l 2 .*): remade$' err)" 4
+	run cut -f 4,6 sc/runs.tsv
+	assert_output 'layers	scheduler
+2	ideal
+2	flux
+2	flux-greedy
+2	bvn'
+	run cat out
+	assert_line --index 5 "settings: tools $t; LAYERS=2 FLUX_BUDGET=2 SIM_LIMIT=0; each run's whole pipeline in FILE.cmd"
+	# the ops and the DAG were intermediate: gone, and no command of
+	# them left behind
+	run bash -c "ls sc | grep msgpack"
+	assert_output ''
+
+	LAYERS=2 FLUX_BUDGET=2 scale
+	stamps sc > s5
+	run changed s4 s5
+	assert_output ''
+}
+
+@test "scale-study-settings: an ops or DAG stream left with no command (a crashed run) is made again, not used" {
+	export SIZES=8 LAYERS=2 TAUS=10us JOBS=1 KEEP=1
+	mkdir sc
+	# the streams of one layer, as if left by a crash of LAYERS=1
+	tracegen -l 1 -t 4 -d 2 > sc/g8.ops.msgpack
+	dagbuild -r 10us < sc/g8.ops.msgpack > sc/g8-tau10us.dag.msgpack
+	SCHEDULERS=bvn scale
+	run grep remade err
+	assert_output 'scale-study: sc/g8.ops.msgpack: made by unknown settings (no g8.ops.msgpack.cmd): remade
+scale-study: sc/g8-tau10us.dag.msgpack: made by unknown settings (no g8-tau10us.dag.msgpack.cmd): remade'
+	run jq .layers sc/g8-tau10us-bvn.json
+	assert_output 2
+	run args sc/g8-tau10us.dag.msgpack
+	assert_output '["tracegen","-l","2","-t","4","-d","2"]
+["dagbuild","-r","10us"]'
+	run cat sc/g8.ops.msgpack.cmd sc/g8-tau10us.dag.msgpack.cmd
+	assert_output "$t/tracegen -l 2 -t 4 -d 2
+$t/tracegen -l 2 -t 4 -d 2 | $t/dagbuild -r 10us"
+	# kept with their commands, they are used as they are
+	stamps sc > s1
+	SCHEDULERS="bvn rotor-direct" scale
+	stamps sc > s2
+	run changed s1 s2
+	assert_output 'g8-tau10us-rotor-direct.json
+g8-tau10us-rotor-direct.json.cmd'
+	run grep -c remade err
+	assert_output 0
 }
