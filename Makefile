@@ -62,6 +62,10 @@ $(1)/obj/tools/%.o: tools/%.c $$(LIBHDR) $$(TOOLHDR)
 	@mkdir -p $$(@D)
 	$$(call say,CC)$$($(2)) $$(ALL_CFLAGS) $$($(3)) -c -o $$@ $$<
 
+# The commit is compiled into this one object (lib/records/cli.h).
+$(1)/obj/records/version.o: $(B)/commit
+$(1)/obj/records/version.o: ALL_CFLAGS += -DFLUXOCS_COMMIT='"$$(COMMIT)"'
+
 $(1)/libfluxocs.a: $$(LIBSRC:lib/%.c=$(1)/obj/%.o)
 	$$(Q)rm -f $$@
 	$$(call say,AR)ar rcs $$@ $$^
@@ -131,6 +135,13 @@ define pkg_install
 endef
 
 B =		build
+# The commit the build comes from, for --version (lib/records/cli.h):
+# $(B)/commit is rewritten only when it changes, and version.o, which
+# alone depends on it, is then compiled again.
+COMMIT :=	$(shell git describe --always --dirty --abbrev=12 2>/dev/null \
+		  || echo unknown)
+$(shell mkdir -p $(B) && { echo '$(COMMIT)' | cmp -s - $(B)/commit || \
+	  echo '$(COMMIT)' > $(B)/commit; })
 BINS =		$(TOOLS:%=$(B)/bin/%)
 ABINS =		$(TOOLS:%=$(B)/asan/bin/%)
 UNITS =		$(UNITSRC:tests/unit/%.c=$(B)/asan/unit/%)

@@ -380,7 +380,7 @@ false'
 		assert_line --partial 'usage: dagbuild'
 	done
 	run dagbuild -r 5
-	assert_line --index 0 'dagbuild: -r 5: missing unit'
+	assert_line --index 0 'dagbuild: -r 5: missing unit (a time takes ps, ns, us, ms or s, as in 10us)'
 }
 
 @test "dagbuild: a full disk is an error" {

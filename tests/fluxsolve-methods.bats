@@ -263,10 +263,10 @@ same_ns() {
 	--method=Exact|fluxsolve: Exact: unknown method
 	-s gurobi|fluxsolve: gurobi: unknown solver
 	--solver=|fluxsolve: : unknown solver
-	-T 0|fluxsolve: -T 0: not a positive number of seconds
-	-T -1|fluxsolve: -T -1: not a positive number of seconds
-	-T abc|fluxsolve: -T abc: not a positive number of seconds
-	-T nan|fluxsolve: -T nan: not a positive number of seconds
+	-T 0|fluxsolve: -T 0: not a positive number of seconds (a duration takes ps, ns, us, ms or s, or none for seconds, as in 500ms or 10)
+	-T -1|fluxsolve: -T -1: not a positive number of seconds (a duration takes ps, ns, us, ms or s, or none for seconds, as in 500ms or 10)
+	-T abc|fluxsolve: -T abc: not a positive number of seconds (a duration takes ps, ns, us, ms or s, or none for seconds, as in 500ms or 10)
+	-T nan|fluxsolve: -T nan: not a positive number of seconds (a duration takes ps, ns, us, ms or s, or none for seconds, as in 500ms or 10)
 	-T 1e10|fluxsolve: -T 1e10: not a positive number of seconds
 	--max-binaries 0|fluxsolve: --max-binaries 0: not a count from 1 to 100000000
 	--max-binaries x|fluxsolve: --max-binaries x: not a count from 1 to 100000000
@@ -274,7 +274,7 @@ same_ns() {
 	-m greedy --write-lp x|fluxsolve: the greedy method builds no model to write
 	--write-mps=x -m greedy|fluxsolve: the greedy method builds no model to write
 	--write-lp x --write-mps y|fluxsolve: --write-lp and --write-mps: one model format at a time
-	-m exact extra|usage: fluxsolve [-v] [-m flux | greedy | exact] [-s lpsolve | cbc] [-T seconds]
+	-m exact extra|usage: fluxsolve [-v] [-m flux | greedy | exact] [-s lpsolve | cbc]
 	EOF
 	[ ! -e x ]
 	[ ! -e y ]

@@ -261,7 +261,7 @@ perms() {
 	-p best --place-evals=0|--place-evals 0: a whole number from 1 to 1000000000000
 	-p best --place-evals=1000000000001|--place-evals 1000000000001: a whole number from 1 to 1000000000000
 	-p best --place-evals=x|--place-evals x: a whole number from 1 to 1000000000000
-	-p best -T 0|-T 0: not a positive number of seconds
+	-p best -T 0|-T 0: not a positive number of seconds (a duration takes ps, ns, us, ms or s, or none for seconds, as in 500ms or 10)
 	--place-evals=5|--place-evals and -T go with -p best
 	-p random:1 -T 5|--place-evals and -T go with -p best
 	END

@@ -31,6 +31,76 @@ static const struct unit rate_units[] = {
 };
 
 /*
+ * A kind of value: its units, whether a bare number is one of the
+ * first unit, and for the messages that refuse one, what a bare number
+ * is (NULL: it needs a unit) and an example.
+ */
+struct kind {
+	const char		*name;
+	const struct unit	*u;
+	int			 bare_ok;
+	const char		*bare;
+	const char		*eg;
+};
+
+static const struct kind time_kind = { "a time", time_units, 0, NULL,
+	"10us" };
+static const struct kind size_kind = { "a size", size_units, 1, "bytes",
+	"64MiB" };
+static const struct kind rate_kind = { "a rate", rate_units, 0, NULL,
+	"800Gbps" };
+/* A bare number of seconds is read apart, by units_parse_seconds(). */
+static const struct kind seconds_kind = { "a duration", time_units, 0,
+	"seconds", "500ms or 10" };
+
+static const char	NOT_A_NUMBER[] = "not a number";
+static const char	NOT_SECONDS[] = "not a positive number of seconds";
+
+/* The message of the last refusal that names what is accepted. */
+static _Thread_local char msg[256];
+
+static void
+put(size_t *n, const char *s)
+{
+	*n += strlen(s);
+	if (*n < sizeof(msg))
+		strcat(msg, s);
+}
+
+/*
+ * "WHY (a time takes ps, ns, us, ms or s, as in 10us)" in msg, with
+ * "WHY \"UNIT\"" for an unknown unit: a message that says what would
+ * do, because people type 800G, 10usec or "10 us".
+ */
+static const char *
+explain(const struct kind *k, const char *why, const char *unit)
+{
+	const struct unit *u;
+	size_t n;
+
+	if (unit != NULL)
+		snprintf(msg, sizeof(msg), "%s \"%.32s\" (", why, unit);
+	else
+		snprintf(msg, sizeof(msg), "%s (", why);
+	n = strlen(msg);
+	put(&n, k->name);
+	put(&n, " takes ");
+	for (u = k->u; u->name != NULL; u++) {
+		if (u != k->u)
+			put(&n, u[1].name == NULL ? " or " : ", ");
+		put(&n, u->name);
+	}
+	if (k->bare != NULL) {
+		put(&n, ", or none for ");
+		put(&n, k->bare);
+	}
+	put(&n, ", as in ");
+	put(&n, k->eg);
+	put(&n, ")");
+	return msg;
+}
+
+/*
  * Split "12.345unit" into mantissa 12345, 3 fraction digits and the
  * unit text.  Returns NULL or an error message.
  */
@@ -57,7 +127,7 @@ parse_number(const char *s, uint64_t *mant, unsigned *frac,
 			f++;
 	}
 	if (digits == 0)
-		return "not a number";
+		return NOT_A_NUMBER;
 	if (f > 18)
 		return "too many decimals";
 	*mant = m;
@@ -67,29 +137,29 @@ parse_number(const char *s, uint64_t *mant, unsigned *frac,
 }
 
 static const char *
-parse_units(const char *s, const struct unit *u, int bare_ok,
-    uint64_t *out)
+parse_units(const char *s, const struct kind *k, uint64_t *out)
 {
+	const struct unit *u = k->u;
 	const char *e, *name;
 	uint64_t m, v, p10 = 1;
 	unsigned f, i;
 
 	if ((e = parse_number(s, &m, &f, &name)) != NULL)
-		return e;
+		return e == NOT_A_NUMBER ? explain(k, e, NULL) : e;
 	if (*name == '\0') {
 		if (m == 0) {
 			*out = 0;
 			return NULL;
 		}
-		if (!bare_ok)
-			return "missing unit";
+		if (!k->bare_ok)
+			return explain(k, "missing unit", NULL);
 		name = u[0].name;
 	}
 	for (; u->name != NULL; u++)
 		if (strcmp(u->name, name) == 0)
 			break;
 	if (u->name == NULL)
-		return "unknown unit";
+		return explain(k, "unknown unit", name);
 	for (i = 0; i < f; i++)
 		p10 *= 10;
 	if (__builtin_mul_overflow(m, u->mult, &v))
@@ -103,19 +173,19 @@ parse_units(const char *s, const struct unit *u, int bare_ok,
 const char *
 units_parse_time(const char *s, uint64_t *ps)
 {
-	return parse_units(s, time_units, 0, ps);
+	return parse_units(s, &time_kind, ps);
 }
 
 const char *
 units_parse_size(const char *s, uint64_t *bytes)
 {
-	return parse_units(s, size_units, 1, bytes);
+	return parse_units(s, &size_kind, bytes);
 }
 
 const char *
 units_parse_rate(const char *s, uint64_t *bps)
 {
-	return parse_units(s, rate_units, 0, bps);
+	return parse_units(s, &rate_kind, bps);
 }
 
 /* A plain whole number in [lo, hi]. */
@@ -209,14 +279,30 @@ units_fmt_u128(char *buf, size_t n, unsigned __int128 v)
 	return buf;
 }
 
+/*
+ * A bare number is seconds, read by strtod(3) as ever; anything else
+ * must be a time with its unit, read exactly and then turned to
+ * seconds (10s is 10, 500ms 0.5).
+ */
 const char *
 units_parse_seconds(const char *s, double *v)
 {
+	const char *e, *unit;
+	uint64_t ps;
+	unsigned f;
 	char *end;
 
 	*v = strtod(s, &end);
-	if (*s == '\0' || *end != '\0' || !(*v > 0))
-		return "not a positive number of seconds";
+	if (*s != '\0' && *end == '\0')
+		return *v > 0 ? NULL : explain(&seconds_kind, NOT_SECONDS,
+		    NULL);
+	if (parse_number(s, &ps, &f, &unit) == NOT_A_NUMBER)
+		return explain(&seconds_kind, NOT_SECONDS, NULL);
+	if ((e = parse_units(s, &seconds_kind, &ps)) != NULL)
+		return e;
+	if (ps == 0)
+		return explain(&seconds_kind, NOT_SECONDS, NULL);
+	*v = (double)ps / 1e12;
 	return NULL;
 }
 

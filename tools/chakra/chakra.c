@@ -18,6 +18,7 @@
 #include "chakra.h"
 #include "chakra_out.h"
 #include "model/llama.h"
+#include "records/cli.h"
 #include "records/die.h"
 #include "records/header.h"
 #include "records/stream.h"
@@ -83,12 +84,26 @@ struct imp {
 	uint64_t	 roofline;	/* nodes timed by it */
 };
 
+static const char USAGE[] =
+    "usage: chakra [-e efficiency] [-g comm_group.json]"
+    " [--gpu gpu] prefix\n"
+    "       chakra -x prefix\n";
+
+static const char OPTIONS[] =
+    "Read a Chakra trace (PREFIX.RANK.et) and write its ops (a stream),\n"
+    "or with -x write an op stream as a Chakra trace.\n"
+    "  -e, --efficiency=F      fraction of peak of roofline-timed nodes (0.4)\n"
+    "  -g FILE                 the communicator groups (comm_group.json)\n"
+    "      --gpu=GPU           the GPU of that roofline: a100 or h100 (a100)\n"
+    "  -x PREFIX               export: ops on standard input to"
+    " PREFIX.RANK.et\n"
+    "  -h, --help              this help\n"
+    "      --version           the version and the commit of the build\n";
+
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: chakra [-e efficiency] [-g comm_group.json] "
-	    "[--gpu gpu] prefix\n"
-	    "       chakra -x prefix\n");
+	fputs(USAGE, stderr);
 	exit(2);
 }
 
@@ -791,6 +806,7 @@ imp_init(struct imp *im)
 static const struct option longopts[] = {
 	{ "efficiency",	required_argument, NULL, 'e' },
 	{ "gpu",	required_argument, NULL, 'G' },
+	CLI_LONGOPTS,
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -819,7 +835,7 @@ main(int argc, char **argv)
 
 	die_init("chakra");
 	imp_init(&im);
-	while ((ch = getopt_long(argc, die_argv(argv), "e:g:x:", longopts,
+	while ((ch = getopt_long(argc, die_argv(argv), "he:g:x:", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'e':
@@ -840,6 +856,10 @@ main(int argc, char **argv)
 		case 'x':
 			xprefix = optarg;
 			break;
+		case 'h':
+			cli_help(USAGE, OPTIONS);
+		case CLI_VERSION:
+			cli_version();
 		default:
 			usage();
 		}

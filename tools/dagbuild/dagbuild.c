@@ -18,6 +18,7 @@
 #include "model/horizon.h"
 #include "model/net.h"
 #include "model/taskio.h"
+#include "records/cli.h"
 #include "records/die.h"
 #include "records/filter.h"
 #include "records/header.h"
@@ -32,12 +33,31 @@ static const char *const op_kinds[] = { "compute", "allreduce",
 	"allgather", "reducescatter", "alltoall", "broadcast", "send", "recv",
 	NULL };
 
+static const char USAGE[] =
+    "usage: dagbuild [-a ring|hd|direct] [-b bandwidth] [-g gpus]"
+    " [-L latency]\n"
+    "                [-m port|switch] [-r reconfig] [-s switches]\n";
+
+static const char OPTIONS[] =
+    "Read ops (tracegen, chakra), write the net and the task DAG (a stream).\n"
+    "  -a, --algorithm=ALG     collectives as transfers: ring, hd or direct"
+    " (ring)\n"
+    "  -b, --bandwidth=RATE    rate of every port each way, as 800Gbps"
+    " (800Gbps)\n"
+    "  -g, --gpus=N            GPUs in the net, at least the trace's (the"
+    " trace's)\n"
+    "  -L, --latency=TIME      propagation latency of every transfer (0)\n"
+    "  -m, --reconfig-model=M  port (only changed ports go dark) or switch"
+    " (port)\n"
+    "  -r, --reconfig=TIME     reconfiguration delay, as 10us or 1ms (10us)\n"
+    "  -s, --switches=N        optical circuit switches, 1 to 1024 (2)\n"
+    "  -h, --help              this help\n"
+    "      --version           the version and the commit of the build\n";
+
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: dagbuild [-a ring|hd|direct] "
-	    "[-b bandwidth] [-g gpus] [-L latency]\n"
-	    "                [-m port|switch] [-r reconfig] [-s switches]\n");
+	fputs(USAGE, stderr);
 	exit(2);
 }
 
@@ -326,6 +346,7 @@ static const struct option longopts[] = {
 	{ "reconfig-model",	required_argument, NULL, 'm' },
 	{ "reconfig",		required_argument, NULL, 'r' },
 	{ "switches",		required_argument, NULL, 's' },
+	CLI_LONGOPTS,
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -377,7 +398,7 @@ parse_args(struct build *b, struct net *net, int argc, char **argv)
 
 	*net = (struct net){ .switches = 2, .bandwidth_bps = 800000000000ULL,
 	    .reconfig_ps = 10000000ULL, .model = NET_PORT };
-	while ((ch = getopt_long(argc, die_argv(argv), "a:b:g:L:m:r:s:",
+	while ((ch = getopt_long(argc, die_argv(argv), "ha:b:g:L:m:r:s:",
 	    longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'a': b->algo = pick("a", optarg, coll_algos); break;
@@ -406,6 +427,10 @@ parse_args(struct build *b, struct net *net, int argc, char **argv)
 			}
 			net->switches = (uint32_t)v;
 			break;
+		case 'h':
+			cli_help(USAGE, OPTIONS);
+		case CLI_VERSION:
+			cli_version();
 		default: usage();
 		}
 	}

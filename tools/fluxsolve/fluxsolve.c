@@ -21,6 +21,7 @@
 #include "model/horizon.h"
 #include "model/net.h"
 #include "model/sched.h"
+#include "records/cli.h"
 #include "records/die.h"
 #include "records/rec.h"
 #include "records/stream.h"
@@ -35,13 +36,31 @@
 
 static volatile sig_atomic_t stop;
 
+static const char USAGE[] =
+    "usage: fluxsolve [-v] [-m flux | greedy | exact]"
+    " [-s lpsolve | cbc]\n"
+    "                 [-T seconds] [-w search | milp]"
+    " [--max-binaries=n]\n"
+    "                 [--write-lp=file | --write-mps=file]\n";
+
+static const char OPTIONS[] =
+    "Read a task DAG, write the Flux circuit schedule with its proof (a"
+    " stream).\n"
+    "  -m, --method=M          flux, greedy or exact (flux)\n"
+    "  -s, --solver=S          MILP solver: lpsolve or cbc (lpsolve)\n"
+    "  -T, --time-limit=SECS   wall-clock limit, as 10, 10s or 500ms (10)\n"
+    "  -v, --verbose           let the MILP solver log to standard error\n"
+    "  -w, --window-solver=W   flux's windows: search or milp (search)\n"
+    "      --max-binaries=N    largest exact model, in binaries (2000)\n"
+    "      --write-lp=FILE     write every MILP model built, LP format\n"
+    "      --write-mps=FILE    write every MILP model built, fixed MPS\n"
+    "  -h, --help              this help\n"
+    "      --version           the version and the commit of the build\n";
+
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: fluxsolve [-v] [-m flux | greedy | exact] "
-	    "[-s lpsolve | cbc] [-T seconds]\n"
-	    "                 [-w search | milp] [--max-binaries=n]\n"
-	    "                 [--write-lp=file | --write-mps=file]\n");
+	fputs(USAGE, stderr);
 	exit(2);
 }
 
@@ -88,9 +107,14 @@ pick(const char *arg, const char *const *names, const char *what)
 static double
 seconds_arg(const char *arg)
 {
+	const char *e;
 	double v;
 
-	if (units_parse_seconds(arg, &v) != NULL || v > 1e9) {
+	if ((e = units_parse_seconds(arg, &v)) != NULL) {
+		warnmsg("-T %s: %s", arg, e);
+		usage();
+	}
+	if (v > 1e9) {
 		warnmsg("-T %s: not a positive number of seconds", arg);
 		usage();
 	}
@@ -130,12 +154,13 @@ parse(int argc, char **argv, struct fsolve_opts *o)
 		{ "window-solver", required_argument, NULL, 'w' },
 		{ "write-lp",	  required_argument, NULL, 'L' },
 		{ "write-mps",	  required_argument, NULL, 'M' },
+		CLI_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
 	};
 	uint64_t v;
 	int ch;
 
-	while ((ch = getopt_long(argc, die_argv(argv), "m:s:T:vw:",
+	while ((ch = getopt_long(argc, die_argv(argv), "hm:s:T:vw:",
 	    longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'm':
@@ -173,6 +198,10 @@ parse(int argc, char **argv, struct fsolve_opts *o)
 			o->write = optarg;
 			o->format = ch == 'L' ? MILP_LP : MILP_MPS;
 			break;
+		case 'h':
+			cli_help(USAGE, OPTIONS);
+		case CLI_VERSION:
+			cli_version();
 		default:
 			usage();
 		}

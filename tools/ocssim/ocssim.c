@@ -20,6 +20,7 @@
 #include "model/dag.h"
 #include "model/dagin.h"
 #include "model/net.h"
+#include "records/cli.h"
 #include "records/die.h"
 #include "records/filter.h"
 #include "records/header.h"
@@ -60,14 +61,43 @@ struct args {
 	int		 every;		/* -E: every circuit event */
 };
 
+static const char USAGE[] =
+    "usage: ocssim [-Etv] [-B seconds] [-c circuits]"
+    " [-f schedule|ideal|static]\n"
+    "              [-H plan|unaware|circuit] [-l logfile]"
+    " [-O latency]\n"
+    "              [-p packet] [-R hold|asap] [-S stream]"
+    " [-T seconds]\n";
+
+static const char OPTIONS[] =
+    "Replay a task DAG on GPUs, NICs and optical switches; append the result.\n"
+    "  -B, --budget=SECS       with -O: re-plan with the flux method this"
+    " long\n"
+    "  -c, --circuits=C        with -f static: ring or a list a-b@s,...\n"
+    "  -E, --every-circuit     simulate every periodic circuit, not only"
+    " waited ones\n"
+    "  -f, --fabric=F          schedule, ideal or static (schedule if there"
+    " is one)\n"
+    "  -H, --host=H            what the host knows: plan, unaware or circuit"
+    " (plan)\n"
+    "  -l, --log=FILE          write every event of the simulation to FILE\n"
+    "  -O, --online=TIME       online Flux: re-plan -S's plan, in effect"
+    " after TIME\n"
+    "  -p, --packet=SIZE       bytes a NIC holds of a transfer it streams"
+    " (4KiB)\n"
+    "  -R, --replay=R          run a one-shot schedule by its order: hold or"
+    " asap\n"
+    "  -S, --schedule=FILE     take the schedule from FILE's stream\n"
+    "  -T, --time-limit=SECS   wall-clock limit, as 60, 60s or 500ms (none)\n"
+    "  -t, --taskruns          also write a taskrun record for every task\n"
+    "  -v, --verbose           print counts and times on standard error\n"
+    "  -h, --help              this help\n"
+    "      --version           the version and the commit of the build\n";
+
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: ocssim [-Etv] [-B seconds] [-c circuits] "
-	    "[-f schedule|ideal|static] [-H plan|unaware|circuit]\n"
-	    "              [-l logfile] [-O latency] [-p packet] "
-	    "[-R hold|asap] [-S stream]\n"
-	    "              [-T seconds]\n");
+	fputs(USAGE, stderr);
 	exit(2);
 }
 
@@ -366,13 +396,14 @@ parse_args(struct args *a, int argc, char **argv)
 		{ "taskruns",	no_argument,	   NULL, 't' },
 		{ "time-limit",	required_argument, NULL, 'T' },
 		{ "verbose",	no_argument,	   NULL, 'v' },
+		CLI_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *msg;
 	int ch, i;
 
 	*a = (struct args){ .fabric = -1, .packet = 4096 };
-	while ((ch = getopt_long(argc, die_argv(argv), "B:c:Ef:H:l:O:p:R:S:tT:v",
+	while ((ch = getopt_long(argc, die_argv(argv), "hB:c:Ef:H:l:O:p:R:S:tT:v",
 	    longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'c':
@@ -455,6 +486,10 @@ parse_args(struct args *a, int argc, char **argv)
 				usage();
 			}
 			break;
+		case 'h':
+			cli_help(USAGE, OPTIONS);
+		case CLI_VERSION:
+			cli_version();
 		default:
 			usage();
 		}

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "model/net.h"
+#include "records/cli.h"
 #include "records/die.h"
 #include "records/header.h"
 #include "records/json.h"
@@ -35,12 +36,30 @@ struct counts {			/* records by type, the first 32 types */
 	size_t		 n;
 };
 
+static const char USAGE[] =
+    "usage: report [-c | -d | -j | -s | -p prefix [--gnuplot]]"
+    " [file ...]\n"
+    "       report -g [-w from:to] [file]\n";
+
+static const char OPTIONS[] =
+    "Read streams, print the runs as a table (standard input without file).\n"
+    "  -c, --csv               the runs as CSV\n"
+    "  -d, --dump              every record as a line of JSON\n"
+    "  -g, --gantt             the timeline of one simulated stream as SVG\n"
+    "      --gnuplot           with -p: print the gnuplot script, draw"
+    " nothing\n"
+    "  -j, --json              the runs as JSON, an object per line\n"
+    "  -p, --plot=PREFIX       draw iteration time and buffers into"
+    " PREFIX*.png\n"
+    "  -s, --summary           a summary of each stream\n"
+    "  -w, --window=FROM:TO    with -g: only these times, as 0:2ms\n"
+    "  -h, --help              this help\n"
+    "      --version           the version and the commit of the build\n";
+
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: report [-c | -d | -j | -s | -p prefix "
-	    "[--gnuplot]] [file ...]\n"
-	    "       report -g [-w from:to] [file]\n");
+	fputs(USAGE, stderr);
 	exit(2);
 }
 
@@ -398,6 +417,7 @@ main(int argc, char **argv)
 		{ "plot", required_argument, NULL, 'p' },
 		{ "summary", no_argument, NULL, 's' },
 		{ "window", required_argument, NULL, 'w' },
+		CLI_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
 	};
 	struct gantt_opts go = { 0, 0, 1000 };
@@ -407,7 +427,7 @@ main(int argc, char **argv)
 	int ch, i, gnu = 0, win = 0;
 
 	die_init("report");
-	while ((ch = getopt_long(argc, die_argv(argv), "cdgjp:sw:",
+	while ((ch = getopt_long(argc, die_argv(argv), "hcdgjp:sw:",
 	    longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'c':
@@ -436,6 +456,10 @@ main(int argc, char **argv)
 			window(optarg, &go);
 			win = 1;
 			break;
+		case 'h':
+			cli_help(USAGE, OPTIONS);
+		case CLI_VERSION:
+			cli_version();
 		default:
 			usage();
 		}

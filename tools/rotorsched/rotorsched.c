@@ -26,6 +26,7 @@
 #include "model/dagin.h"
 #include "model/net.h"
 #include "model/sched.h"
+#include "records/cli.h"
 #include "records/die.h"
 #include "records/rec.h"
 #include "records/stream.h"
@@ -40,13 +41,34 @@ static const char *const modes[] = { "rotor", "bvn", "solstice", "eclipse",
 #define OPT_EVALS	256
 #define EVALS_MAX	1000000000000ULL
 
+static const char USAGE[] =
+    "usage: rotorsched [-v] [-c vlb-cap] [-d duty]"
+    " [-f direct|vlb|rotorlb]\n"
+    "                  [-m rotor|bvn|solstice|eclipse] [-p placement]"
+    " [-s slot]\n"
+    "                  [-T seconds] [--place-evals=n]\n";
+
+static const char OPTIONS[] =
+    "Read a task DAG, write a baseline circuit schedule (a stream).\n"
+    "  -c, --vlb-cap=SIZE      two-hop: bytes relayed per destination (a"
+    " slot's)\n"
+    "  -d, --duty=F            duty cycle of a slot, in (0, 1) (0.9)\n"
+    "  -f, --forwarding=F      direct, vlb or rotorlb (direct)\n"
+    "  -m, --mode=M            rotor, bvn, solstice or eclipse (rotor)\n"
+    "  -p, --placement=P       identity, a list of ports, random:SEED,"
+    " best[:SEED]\n"
+    "      --place-evals=N     placements -p best simulates at most (10000)\n"
+    "  -s, --slot=TIME         length of a slot, instead of the duty cycle's\n"
+    "  -T, --time-limit=SECS   wall-clock limit of -p best, as 10 or 500ms"
+    " (none)\n"
+    "  -v, --verbose           print the placement and its makespan\n"
+    "  -h, --help              this help\n"
+    "      --version           the version and the commit of the build\n";
+
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: rotorsched [-v] [-c vlb-cap] [-d duty] "
-	    "[-f direct|vlb|rotorlb] [-m rotor|bvn|solstice|eclipse]\n"
-	    "                  [-p placement] [-s slot] [-T seconds] "
-	    "[--place-evals=n]\n");
+	fputs(USAGE, stderr);
 	exit(2);
 }
 
@@ -137,6 +159,7 @@ parse_args(struct args *a, int argc, char **argv)
 		{ "slot",	required_argument, NULL, 's' },
 		{ "time-limit",	required_argument, NULL, 'T' },
 		{ "verbose",	no_argument,	   NULL, 'v' },
+		CLI_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *e;
@@ -145,7 +168,7 @@ parse_args(struct args *a, int argc, char **argv)
 
 	*a = (struct args){ .mode = MODE_ROTOR, .duty = 0.9,
 	    .place = { .kind = PLACE_IDENTITY, .evals = PLACE_EVALS } };
-	while ((ch = getopt_long(argc, die_argv(argv), "c:d:f:m:p:s:T:v",
+	while ((ch = getopt_long(argc, die_argv(argv), "hc:d:f:m:p:s:T:v",
 	    longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'c':
@@ -231,6 +254,10 @@ parse_args(struct args *a, int argc, char **argv)
 		case 'v':
 			a->verbose = 1;
 			break;
+		case 'h':
+			cli_help(USAGE, OPTIONS);
+		case CLI_VERSION:
+			cli_version();
 		default:
 			usage();
 		}

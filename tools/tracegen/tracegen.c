@@ -18,6 +18,7 @@
 #include "model/llama.h"
 #include "model/mixtral.h"
 #include "model/net.h"
+#include "records/cli.h"
 #include "records/die.h"
 #include "records/header.h"
 #include "records/stream.h"
@@ -27,16 +28,52 @@
 static const char *const op_kinds[] = { "compute", "allreduce",
 	"allgather", "reducescatter", "alltoall", "send", "recv" };
 
+static const char USAGE[] =
+    "usage: tracegen [-EO] [-b micro-batch] [-d dp] [-e efficiency]"
+    " [-g gpu]\n"
+    "                [-G grad-dtype] [-l layers] [-M model]"
+    " [-m micro-batches]\n"
+    "                [-n steps] [-p pp] [-s seq] [-t tp] [-x ep]"
+    " [--capacity C]\n"
+    "                [--nominal] [--seed N] [--skew spec] [--topk K]\n";
+
+static const char OPTIONS[] =
+    "Write the ops of training steps of Llama 3 8B or Mixtral 8x7B (a"
+    " stream).\n"
+    "  -b, --micro-batch=N     sequences per micro-batch, 1 to 1024 (1)\n"
+    "  -d, --dp=N              data-parallel degree, 1 to 65536 (2)\n"
+    "  -E, --embed             model the embedding and the LM head with its"
+    " loss\n"
+    "  -e, --efficiency=F      fraction of the GPU's peak reached, in (0, 1]"
+    " (0.4)\n"
+    "  -G, --grad-dtype=TYPE   gradients of the DP all-reduces: bf16 or fp32"
+    " (bf16)\n"
+    "  -g, --gpu=GPU           a100 or h100 (a100)\n"
+    "  -l, --layers=N          transformer layers, 1 to 32 (8)\n"
+    "  -M, --model=MODEL       llama3-8b or mixtral-8x7b (llama3-8b)\n"
+    "  -m, --micro-batches=N   micro-batches per step, 1 to 4096 (1)\n"
+    "  -n, --steps=N           training steps, 1 to 1000 (1)\n"
+    "  -O, --optimizer         end every step with an optimizer op on every"
+    " rank\n"
+    "  -p, --pp=N              pipeline stages, 1 to 32, dividing the layers"
+    " (1)\n"
+    "  -s, --seq=N             sequence length in tokens, 1 to 8192 (4096)\n"
+    "  -t, --tp=N              tensor-parallel degree: 1, 2, 4 or 8 (4;"
+    " Mixtral 1)\n"
+    "  -x, --ep=N              expert-parallel degree, dividing dp and 8 (1)\n"
+    "      --capacity=C        expert capacity factor, 0 for none (0)\n"
+    "      --nominal           the expected expert routing, not a sampled one\n"
+    "      --seed=N            seed of the expert routing (0)\n"
+    "      --skew=SPEC         uniform, dirichlet:A, zipf:S or gini:G"
+    " (uniform)\n"
+    "      --topk=K            experts per token, 1 to 8 (2)\n"
+    "  -h, --help              this help\n"
+    "      --version           the version and the commit of the build\n";
+
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: tracegen [-EO] [-b micro-batch] "
-	    "[-d dp] [-e efficiency] [-g gpu] [-G grad-dtype]\n"
-	    "                [-l layers] [-M model] [-m micro-batches] "
-	    "[-n steps] [-p pp]\n"
-	    "                [-s seq] [-t tp] [-x ep] [--capacity C] "
-	    "[--nominal] [--seed N]\n"
-	    "                [--skew spec] [--topk K]\n");
+	fputs(USAGE, stderr);
 	exit(2);
 }
 
@@ -584,6 +621,7 @@ static const struct option longopts[] = {
 	{ "seed",		required_argument, NULL, OPT_SEED },
 	{ "skew",		required_argument, NULL, OPT_SKEW },
 	{ "topk",		required_argument, NULL, OPT_TOPK },
+	CLI_LONGOPTS,
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -699,7 +737,7 @@ parse_args(struct cfg *c, int argc, char **argv)
 	    .ep = 1, .topk = MIXTRAL_TOPK, .experts = MIXTRAL_EXPERTS,
 	    .skewspec = "uniform" };
 	while ((ch = getopt_long(argc, die_argv(argv),
-	    "b:d:e:Eg:G:l:M:m:n:Op:s:t:x:", longopts, NULL)) != -1) {
+	    "hb:d:e:Eg:G:l:M:m:n:Op:s:t:x:", longopts, NULL)) != -1) {
 		if (parse_moe(c, ch, optarg, &seen))
 			continue;
 		switch (ch) {
@@ -740,6 +778,10 @@ parse_args(struct cfg *c, int argc, char **argv)
 			c->tp = count_opt("t", optarg, 1, 8);
 			tp_given = 1;
 			break;
+		case 'h':
+			cli_help(USAGE, OPTIONS);
+		case CLI_VERSION:
+			cli_version();
 		default: usage();
 		}
 	}
