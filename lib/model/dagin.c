@@ -10,12 +10,14 @@
 #include "records/filter.h"
 #include "records/rec.h"
 #include "records/stream.h"
+#include "records/xxh64.h"
 
 void
 dagin_init(struct dagin *in)
 {
 	memset(in, 0, sizeof(*in));
 	dag_init(&in->dag);
+	xxh64_init(&in->tasks);
 }
 
 void
@@ -34,13 +36,30 @@ dagin_take(struct dagin *in, struct rec *r, const struct stream_rec *sr)
 			in->have_net = 1;
 		return 1;
 	}
+	if (stream_rec_is(sr, "omitted")) {
+		rec_fail(r, "the DAG was left out of this stream (--own): "
+		    "give the tool the whole stream");
+		return 1;
+	}
 	if (!stream_rec_is(sr, "task"))
 		return 0;
 	if (!in->have_net)
 		rec_fail(r, "comes before the net record");
 	else
 		taskio_read(r, &in->dag, in->net.gpus);
+	if (in->omit.on)
+		xxh64_update(&in->tasks, sr->raw, sr->rawlen);
 	return 1;
+}
+
+void
+dagin_write_omitted(const struct dagin *in, msgpack_packer *pk)
+{
+	stream_pack_record(pk, "omitted", 5);
+	stream_pack_ku64(pk, "records", in->omit.records);
+	stream_pack_ku64(pk, "bytes", in->omit.bytes);
+	stream_pack_ku64(pk, "tasks", in->dag.n);
+	stream_pack_ku64(pk, "tasks_xxh64", xxh64_digest(&in->tasks));
 }
 
 const char *
@@ -91,8 +110,11 @@ quick(void *p, const uint8_t *b, size_t n, const struct stream_limits *lim,
 
 	if (!in->have_net)
 		return 0;
-	if ((k = taskfast_run(b, n, lim, &in->dag, in->net.gpus, len)) > 0)
+	if ((k = taskfast_run(b, n, lim, &in->dag, in->net.gpus, len)) > 0) {
+		if (in->omit.on)
+			xxh64_update(&in->tasks, b, *len);
 		return k;
+	}
 	return in->quick.fn != NULL ? in->quick.fn(in->quick.arg, b, n, lim,
 	    len) : 0;
 }
@@ -107,8 +129,8 @@ dagin_read(struct dagin *in, FILE *fp, const char *name,
 	struct filter_quick q = { quick, &rd };
 	const char *miss;
 
-	if (filter_run_quick(fp, name, w, tool, argc, argv, take, &rd, &q, err,
-	    n) != 0)
+	if (filter_run_quick(fp, name, w, tool, argc, argv, take, &rd, &q,
+	    &in->omit, err, n) != 0)
 		return -1;
 	if ((miss = dagin_missing(in)) != NULL) {
 		snprintf(err, n, "%s: %s", name, miss);

@@ -18,6 +18,12 @@
  * with each record exactly what the tool's function would (see
  * filter.h), or decline.
  *
+ * With omit.on (a tool's --own) the records filter_bulk() names are
+ * left out of what passes (filter.h) and counted in omit, and the task
+ * records are digested, in order, into tasks; dagin_write_omitted()
+ * then writes the "omitted" record that says so (fluxocs(5)).  A
+ * stream that has one is refused: its DAG is not there.
+ *
  * dagin_unscheduled() is such a function for a scheduler's input: it
  * refuses a schedule, circuit, plan or solve record (the stream holds a
  * schedule already) and a result (it was simulated already).
@@ -32,12 +38,15 @@
 
 #include "records/filter.h"
 #include "records/stream.h"
+#include "records/xxh64.h"
 
 struct dagin {
 	struct net		net;
 	int			have_net;
 	struct dag		dag;
 	struct filter_quick	quick;	/* the tool's, or { NULL } */
+	struct filter_omit	omit;	/* --own: on, and what was left out */
+	struct xxh64		tasks;	/* --own: the task records' digest */
 };
 
 void		 dagin_init(struct dagin *);
@@ -49,6 +58,7 @@ int		 dagin_read(struct dagin *, FILE *, const char *,
 		    struct stream_writer *, const char *, int, char *const *,
 		    void (*)(void *, struct rec *, const struct stream_rec *),
 		    void *, char *, size_t);
+void		 dagin_write_omitted(const struct dagin *, msgpack_packer *);
 void		 dagin_unscheduled(void *, struct rec *,
 		    const struct stream_rec *);
 

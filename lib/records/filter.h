@@ -20,6 +20,14 @@
  * one.  It is offered the bytes after its run again, and when it takes
  * none, returning 0, the next record goes the usual way.  It is not
  * offered records once the stream's end record has been seen.
+ *
+ * With a filter_omit whose "on" is set (a tool's --own), the records of
+ * the bulk kinds (filter_bulk(): the DAG's op and task records, a
+ * schedule's circuit and plan records, a simulation's taskrun records)
+ * are still handed to the tool's function, but those it passes through
+ * are counted in the struct instead of written; headers and every
+ * other record pass as always.  The quick function must then take only
+ * records of those kinds: its runs are counted, not written.
  */
 #ifndef FILTER_H
 #define FILTER_H
@@ -36,10 +44,18 @@ struct filter_quick {
 	void	*arg;
 };
 
+struct filter_omit {
+	int		on;
+	uint64_t	records;	/* left out */
+	uint64_t	bytes;
+};
+
+int	filter_bulk(const struct stream_rec *);
 int	filter_run_quick(FILE *, const char *, struct stream_writer *,
 	    const char *, int, char *const *,
 	    int (*)(void *, const struct stream_rec *), void *,
-	    const struct filter_quick *, char *, size_t);
+	    const struct filter_quick *, struct filter_omit *, char *,
+	    size_t);
 int	filter_run(FILE *, const char *, struct stream_writer *,
 	    const char *, int, char *const *,
 	    int (*)(void *, const struct stream_rec *), void *, char *,

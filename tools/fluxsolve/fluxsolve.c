@@ -36,12 +36,14 @@
 
 static volatile sig_atomic_t stop;
 
+#define OPT_OWN	0x7f01	/* getopt_long's value of --own */
+
 static const char USAGE[] =
     "usage: fluxsolve [-v] [-m flux | greedy | exact]"
     " [-s lpsolve | cbc]\n"
     "                 [-T seconds] [-w search | milp]"
     " [--max-binaries=n]\n"
-    "                 [--write-lp=file | --write-mps=file]\n";
+    "                 [--own] [--write-lp=file | --write-mps=file]\n";
 
 static const char OPTIONS[] =
     "Read a task DAG, write the Flux circuit schedule with its proof (a"
@@ -52,6 +54,8 @@ static const char OPTIONS[] =
     "  -v, --verbose           let the MILP solver log to standard error\n"
     "  -w, --window-solver=W   flux's windows: search or milp (search)\n"
     "      --max-binaries=N    largest exact model, in binaries (2000)\n"
+    "      --own               write only the schedule's records, not the"
+    " DAG\n"
     "      --write-lp=FILE     write every MILP model built, LP format\n"
     "      --write-mps=FILE    write every MILP model built, fixed MPS\n"
     "  -h, --help              this help\n"
@@ -143,7 +147,7 @@ fail_env(struct fsolve_opts *o)
 }
 
 static void
-parse(int argc, char **argv, struct fsolve_opts *o)
+parse(int argc, char **argv, struct fsolve_opts *o, int *own)
 {
 	static const struct option longopts[] = {
 		{ "method",	  required_argument, NULL, 'm' },
@@ -154,6 +158,7 @@ parse(int argc, char **argv, struct fsolve_opts *o)
 		{ "window-solver", required_argument, NULL, 'w' },
 		{ "write-lp",	  required_argument, NULL, 'L' },
 		{ "write-mps",	  required_argument, NULL, 'M' },
+		{ "own",	  no_argument,	     NULL, OPT_OWN },
 		CLI_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
 	};
@@ -197,6 +202,9 @@ parse(int argc, char **argv, struct fsolve_opts *o)
 			}
 			o->write = optarg;
 			o->format = ch == 'L' ? MILP_LP : MILP_MPS;
+			break;
+		case OPT_OWN:
+			*own = 1;
 			break;
 		case 'h':
 			cli_help(USAGE, OPTIONS);
@@ -333,6 +341,8 @@ write_output(struct stream_writer *w, const struct dagin *in,
 		die("internal error: the schedule made is invalid: %s", err);
 	snprintf(fs->best.sc.scheduler, sizeof(fs->best.sc.scheduler), "%s",
 	    fsolve_methods[o->method]);
+	if (in->omit.on)
+		dagin_write_omitted(in, stream_packer(w));
 	sched_write_schedule(stream_packer(w), &fs->best.sc);
 	for (i = 0; i < fs->best.sc.nc; i++)
 		sched_write_circuit(stream_packer(w), &fs->best.sc.c[i]);
@@ -354,10 +364,10 @@ main(int argc, char **argv)
 	struct dagin in;
 
 	die_init("fluxsolve");
-	parse(argc, argv, &o);
+	dagin_init(&in);
+	parse(argc, argv, &o, &in.omit.on);
 	fail_env(&o);
 	die_if_tty();
-	dagin_init(&in);
 	if ((w = stream_writer(stdout)) == NULL)
 		die("out of memory");
 	read_input(&in, w, argc - 1, argv + 1);

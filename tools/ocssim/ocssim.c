@@ -51,6 +51,7 @@ struct args {
 	int		 verbose;
 	const char	*circuits;
 	int		 taskruns;
+	int		 own;		/* --own: not the DAG */
 	const char	*logpath;
 	double		 time_limit;
 	int		 replay;	/* enum simctl_policy */
@@ -61,11 +62,13 @@ struct args {
 	int		 every;		/* -E: every circuit event */
 };
 
+#define OPT_OWN	0x7f01	/* getopt_long's value of --own */
+
 static const char USAGE[] =
     "usage: ocssim [-Etv] [-B seconds] [-c circuits]"
     " [-f schedule|ideal|static]\n"
     "              [-H plan|unaware|circuit] [-l logfile]"
-    " [-O latency]\n"
+    " [-O latency] [--own]\n"
     "              [-p packet] [-R hold|asap] [-S stream]"
     " [-T seconds]\n";
 
@@ -83,6 +86,8 @@ static const char OPTIONS[] =
     "  -l, --log=FILE          write every event of the simulation to FILE\n"
     "  -O, --online=TIME       online Flux: re-plan -S's plan, in effect"
     " after TIME\n"
+    "      --own               write only the run's own records, not the"
+    " DAG\n"
     "  -p, --packet=SIZE       bytes a NIC holds of a transfer it streams"
     " (4KiB)\n"
     "  -R, --replay=R          run a one-shot schedule by its order: hold or"
@@ -392,6 +397,7 @@ parse_args(struct args *a, int argc, char **argv)
 		{ "packet",	required_argument, NULL, 'p' },
 		{ "replay",	required_argument, NULL, 'R' },
 		{ "every-circuit", no_argument,	   NULL, 'E' },
+		{ "own",	no_argument,	   NULL, OPT_OWN },
 		{ "schedule",	required_argument, NULL, 'S' },
 		{ "taskruns",	no_argument,	   NULL, 't' },
 		{ "time-limit",	required_argument, NULL, 'T' },
@@ -473,6 +479,9 @@ parse_args(struct args *a, int argc, char **argv)
 		case 'S':
 			a->plan_file = optarg;
 			break;
+		case OPT_OWN:
+			a->own = 1;
+			break;
 		case 't':
 			a->taskruns = 1;
 			break;
@@ -541,6 +550,7 @@ main(int argc, char **argv)
 	if ((w = stream_writer(stdout)) == NULL)
 		die("out of memory");
 	t0 = wclock_now();
+	in.di.omit.on = a.own;
 	read_input(&in, w, argc - 1, argv + 1);
 	if (a.plan_file != NULL)
 		plan_from(&in, a.plan_file);
@@ -580,6 +590,8 @@ main(int argc, char **argv)
 		die("%s", err);
 	if (opt.log != NULL && fclose(opt.log) != 0)
 		die("%s: %s", a.logpath, strerror(errno));
+	if (a.own)
+		dagin_write_omitted(&in.di, stream_packer(w));
 	write_result(stream_packer(w), &out, fabric, &in.sc, &a, bound,
 	    replans);
 	write_stats(stream_packer(w), &out, &in.di.net, fabric);

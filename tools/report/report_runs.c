@@ -6,7 +6,10 @@
  * but for tau: their workload record and task records are byte for
  * byte the same (every tool passes them through untouched) and so are
  * the net's GPUs, switches, rate, latency and model.  A hash of those
- * is the run's dag key.  The ideal run of a run has its key, whatever
+ * is the run's dag key: of the workload record's bytes, the net's
+ * figures and the xxh64 digest of the task records' bytes in order,
+ * which a stream written with --own gives in its omitted record
+ * instead of the records.  The ideal run of a run has its key, whatever
  * its tau, since the ideal fabric never reconfigures; the best run of
  * a run is the fastest run other than an ideal one with its key and
  * its tau.
@@ -25,6 +28,7 @@
 #include "report.h"
 #include "records/stream.h"
 #include "records/units.h"
+#include "records/xxh64.h"
 
 #define FNV_OFFSET	0xcbf29ce484222325ULL
 #define FNV_PRIME	0x100000001b3ULL
@@ -36,6 +40,23 @@ fnv(uint64_t h, const void *p, size_t n)
 
 	while (n-- > 0)
 		h = (h ^ *c++) * FNV_PRIME;
+	return h;
+}
+
+/* The hash of n integers, each as 8 bytes little-endian: the same key
+ * on every host. */
+static uint64_t
+fnv_u64s(uint64_t h, const uint64_t *v, size_t n)
+{
+	unsigned char b[8];
+	size_t i;
+	int j;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < 8; j++)
+			b[j] = (unsigned char)(v[i] >> (8 * j));
+		h = fnv(h, b, sizeof(b));
+	}
 	return h;
 }
 
@@ -86,7 +107,7 @@ take_net(struct run *u, struct rec *r, uint64_t h)
 	v[2] = n.bandwidth_bps;
 	v[3] = n.latency_ps;
 	v[4] = (uint64_t)n.model;
-	return fnv(h, v, sizeof(v));
+	return fnv_u64s(h, v, 5);
 }
 
 static void
@@ -140,12 +161,16 @@ take_result(struct run *u, struct rec *r)
 
 /* A stream holds at most one of these; a second is refused. */
 static const char *const single[] = { "workload", "net", "schedule",
-	"solve", "result" };
+	"solve", "result", "omitted" };
 #define NSINGLE	(sizeof(single) / sizeof(single[0]))
 
 struct reading {			/* one stream being read into a run */
 	struct run	*u;
-	uint64_t	 h;		/* the dag key so far */
+	uint64_t	 h;		/* the dag key so far, but the tasks */
+	struct xxh64	 tasks;		/* the task records' digest */
+	uint64_t	 ntasks;
+	int		 omitted;	/* an omitted record gave the digest */
+	uint64_t	 digest;
 	int		 seen[NSINGLE];
 };
 
@@ -162,11 +187,22 @@ take(void *arg, const struct stream_rec *sr, struct rec *r)
 			    "run", single[i]);
 			return -1;
 		}
-	if (stream_rec_is(sr, "task") || stream_rec_is(sr, "workload"))
+	if (stream_rec_is(sr, "task")) {
+		xxh64_update(&rd->tasks, sr->raw, sr->rawlen);
+		rd->ntasks++;
+	} else if (stream_rec_is(sr, "omitted")) {
+		rd->omitted = 1;
+		rd->digest = rec_u64(r, "tasks_xxh64");
+	}
+	if (rd->omitted && rd->ntasks > 0) {
+		rec_fail(r, "task records and an omitted record: the DAG is "
+		    "either left out or not");
+		return -1;
+	}
+	if (stream_rec_is(sr, "workload")) {
 		rd->h = fnv(rd->h, sr->raw, sr->rawlen);
-	if (stream_rec_is(sr, "workload"))
 		take_workload(rd->u, r);
-	else if (stream_rec_is(sr, "net"))
+	} else if (stream_rec_is(sr, "net"))
 		rd->h = take_net(rd->u, r, rd->h);
 	else if (stream_rec_is(sr, "schedule"))
 		take_schedule(rd->u, r);
@@ -185,6 +221,7 @@ runs_read(struct runs *rs, struct stream_reader *rd, const char *path,
 
 	memset(&c, 0, sizeof(c));
 	c.h = FNV_OFFSET;
+	xxh64_init(&c.tasks);
 	xgrow(&rs->v, &rs->cap, rs->n + 1, sizeof(*rs->v));
 	c.u = &rs->v[rs->n];
 	memset(c.u, 0, sizeof(*c.u));
@@ -192,7 +229,9 @@ runs_read(struct runs *rs, struct stream_reader *rd, const char *path,
 	c.u->order = rs->n++;
 	if (report_walk(rd, 1, take, &c, err, n) != 0)
 		return -1;
-	c.u->dag = c.h;
+	if (!c.omitted)
+		c.digest = xxh64_digest(&c.tasks);
+	c.u->dag = fnv_u64s(c.h, &c.digest, 1);
 	return 0;
 }
 

@@ -39,6 +39,7 @@ static const char *const modes[] = { "rotor", "bvn", "solstice", "eclipse",
 
 /* --place-evals has no short form. */
 #define OPT_EVALS	256
+#define OPT_OWN		257
 #define EVALS_MAX	1000000000000ULL
 
 static const char USAGE[] =
@@ -46,7 +47,7 @@ static const char USAGE[] =
     " [-f direct|vlb|rotorlb]\n"
     "                  [-m rotor|bvn|solstice|eclipse] [-p placement]"
     " [-s slot]\n"
-    "                  [-T seconds] [--place-evals=n]\n";
+    "                  [-T seconds] [--own] [--place-evals=n]\n";
 
 static const char OPTIONS[] =
     "Read a task DAG, write a baseline circuit schedule (a stream).\n"
@@ -57,6 +58,8 @@ static const char OPTIONS[] =
     "  -m, --mode=M            rotor, bvn, solstice or eclipse (rotor)\n"
     "  -p, --placement=P       identity, a list of ports, random:SEED,"
     " best[:SEED]\n"
+    "      --own               write only the schedule's records, not the"
+    " DAG\n"
     "      --place-evals=N     placements -p best simulates at most (10000)\n"
     "  -s, --slot=TIME         length of a slot, instead of the duty cycle's\n"
     "  -T, --time-limit=SECS   wall-clock limit of -p best, as 10 or 500ms"
@@ -155,6 +158,7 @@ parse_args(struct args *a, int argc, char **argv)
 		{ "forwarding",	required_argument, NULL, 'f' },
 		{ "mode",	required_argument, NULL, 'm' },
 		{ "placement",	required_argument, NULL, 'p' },
+		{ "own",	no_argument,	   NULL, OPT_OWN },
 		{ "place-evals", required_argument, NULL, OPT_EVALS },
 		{ "slot",	required_argument, NULL, 's' },
 		{ "time-limit",	required_argument, NULL, 'T' },
@@ -220,6 +224,9 @@ parse_args(struct args *a, int argc, char **argv)
 				usage();
 			}
 			place_set = 1;
+			break;
+		case OPT_OWN:
+			a->own = 1;
 			break;
 		case OPT_EVALS:
 			if (parse_evals(optarg, &a->place.evals) != 0) {
@@ -328,6 +335,7 @@ main(int argc, char **argv)
 	sched_init(&sc);
 	if ((w = stream_writer(stdout)) == NULL)
 		die("out of memory");
+	in.omit.on = a.own;
 	read_input(&in, w, argc - 1, argv + 1);
 	check_placement(&a, &in.net);
 	snprintf(sc.scheduler, sizeof(sc.scheduler), "%s", modes[a.mode]);
@@ -348,6 +356,8 @@ main(int argc, char **argv)
 		sc.forwarding = a.fwd;
 	if (sched_check(&sc, &in.net, err, sizeof(err)) != 0)
 		die("internal error: the schedule made is invalid: %s", err);
+	if (a.own)
+		dagin_write_omitted(&in, stream_packer(w));
 	sched_write_schedule(stream_packer(w), &sc);
 	for (i = 0; i < sc.nc; i++)
 		sched_write_circuit(stream_packer(w), &sc.c[i]);

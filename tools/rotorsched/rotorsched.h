@@ -64,6 +64,7 @@ struct args {
 	int		 cap_set;
 	struct place	 place;
 	int		 verbose;
+	int		 own;		/* --own: not the DAG */
 };
 
 /* rotorsched_rotor.c: port[g] is rank g's port, NULL for identity. */
