@@ -227,7 +227,7 @@ clang: $(CBINS) $(CUNITS)
 # the seeds in tests/fuzz/seeds/NAME; what fuzzing adds stays there.
 # Crashes go to tests/fuzz/crashes/NAME, to be committed: make check
 # replays them and the corpus (tests/run).
-FUZZ_TARGETS =	stream ops tasks sched pb chakra
+FUZZ_TARGETS =	stream ops tasks sched pb chakra rows
 FUZZ_SECONDS =	60
 FUZZ_BINS =	$(FUZZ_TARGETS:%=$(B)/fuzz/bin/fuzz_%)
 FUZZ_FLAGS =	$(ASAN_FLAGS) -fsanitize=fuzzer-no-link
@@ -257,6 +257,11 @@ $(B)/fuzz/bin/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/*.h tests/unit/*.h \
 # which it does not run, is linked as the tool has it.
 $(B)/fuzz/bin/fuzz_chakra: $(B)/fuzz/obj/tools/chakra/chakra_out.o
 
+# fuzz_rows reads report's CSV and JSON back (tools/report); its
+# seeds are report's own output of the golden runs (tests/data/report.*).
+$(B)/fuzz/bin/fuzz_rows: $(B)/fuzz/obj/tools/report/report_rows.o \
+    $(B)/fuzz/obj/tools/report/report_keys.o
+
 # The hand-made seeds are JSON lines, packed here by jsonpack, or
 # bytes as printf(1) octal escapes (NAME.oct: protobuf frames).
 fuzz-corpus: $(B)/asan/helpers/jsonpack
@@ -274,6 +279,7 @@ fuzz-corpus: $(B)/asan/helpers/jsonpack
 	      >$(B)/fuzz/corpus/$$t/seed-$$(basename $$j .jsonl) || exit 1; \
 	  done; \
 	done
+	@cp tests/data/report.csv tests/data/report.json $(B)/fuzz/corpus/rows/
 
 fuzz-build: $(FUZZ_BINS) fuzz-corpus
 

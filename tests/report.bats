@@ -130,7 +130,7 @@ golden() {
 	run bash -c "jq -r '[.scheduler, .makespan_ps, .x_ideal] | @csv' out.json"
 	assert_line --index 1 '"greedy",26314499939,1.0572999699069112'
 	run awk -F, '{ print NF }' out.csv
-	assert_output "$(printf '22\n%.0s' 1 2 3 4 5)"
+	assert_output "$(printf '26\n%.0s' 1 2 3 4 5)"
 }
 
 @test "report: the golden runs still come from the tools" {
@@ -195,19 +195,27 @@ run_stream() {
 	run_stream c.mp 1000000 100000000 ideal none
 	run_stream d.mp 1000000 300000000 schedule rotor 6
 	run_stream e.mp 1000000 106000000 schedule bvn
-	run report --csv a.mp b.mp c.mp d.mp e.mp
+	run bash -c "report --csv a.mp b.mp c.mp d.mp e.mp | cut -d, -f1-25"
 	assert_success
 	# sorted by DAG, then tau, then order; d.mp has another DAG and no
-	# ideal run
-	assert_output 'file,model,layers,tp,dp,pp,scheduler,mode,tau_ps,makespan_ps,x_ideal,x_best,peak_buffer_bytes,reconfigs,status,gap,bound_ps,lower_bound_ps,x_bound,peak_nic_bytes,nic_host,packet_bytes
-a.mp,m,2,1,2,1,rotor,direct,1000000,212000000,2.1200000000000001,2,3145728,7,,,,,,,,
-c.mp,m,2,1,2,1,ideal,,1000000,100000000,1,0.94339622641509435,3145728,7,,,,,,,,
-e.mp,m,2,1,2,1,bvn,direct,1000000,106000000,1.0600000000000001,1,3145728,7,,,,,,,,
-b.mp,m,2,1,2,1,rotor,direct,10000000,400000000,4,1,3145728,7,,,,,,,,
-d.mp,m,2,1,2,1,rotor,direct,1000000,300000000,,1,3145728,7,,,,,,,,'
+	# ideal run; b.mp and d.mp are the only schedules of their DAG at
+	# their tau: x best unknown
+	assert_output 'file,model,layers,tp,dp,pp,scheduler,mode,tau_ps,makespan_ps,x_ideal,x_best,peak_buffer_bytes,reconfigs,status,gap,bound_ps,lower_bound_ps,x_bound,peak_nic_bytes,nic_host,packet_bytes,trace,ranks,placed
+a.mp,m,2,1,2,1,rotor,direct,1000000,212000000,2.1200000000000001,2,3145728,7,,,,,,,,,,,false
+c.mp,m,2,1,2,1,ideal,,1000000,100000000,1,0.94339622641509435,3145728,7,,,,,,,,,,,false
+e.mp,m,2,1,2,1,bvn,direct,1000000,106000000,1.0600000000000001,1,3145728,7,,,,,,,,,,,false
+b.mp,m,2,1,2,1,rotor,direct,10000000,400000000,4,,3145728,7,,,,,,,,,,,false
+d.mp,m,2,1,2,1,rotor,direct,1000000,300000000,,,3145728,7,,,,,,,,,,,false'
+	# the dag key: one for a, b, c and e, another for d
+	run bash -c "report --csv a.mp b.mp c.mp d.mp e.mp | cut -d, -f26 |
+	    sed 1d | uniq -c | awk '{ print \$1 }'"
+	assert_output '4
+1'
+	run bash -c "report --csv a.mp b.mp c.mp d.mp e.mp | cut -d, -f26 | grep -Ec '^[0-9a-f]{16}$'"
+	assert_output 5
 	run report a.mp c.mp
 	assert_output 'workload      scheduler     tau   iteration  x ideal  x bound  x best  peak buffer  nic buffer  host  reconfigs  solve  gap  file
-m 2L tp1 dp2  rotor/direct  1us  212.000 us     2.12        -    1.00      3.0 MiB           -  -             7  -        -  a.mp
+m 2L tp1 dp2  rotor/direct  1us  212.000 us     2.12        -       -      3.0 MiB           -  -             7  -        -  a.mp
 m 2L tp1 dp2  ideal         1us  100.000 us     1.00        -    0.47      3.0 MiB           -  -             7  -        -  c.mp'
 }
 
@@ -216,8 +224,10 @@ m 2L tp1 dp2  ideal         1us  100.000 us     1.00        -    0.47      3.0 M
 	assert_success
 	assert_line --index 1 --regexp '^llama3-8b 1L tp2 dp2 +- +10us +- +- +- +- +- +- +- +- +- +- +/'
 	hdr | mk h.mp
-	run report --json h.mp
-	assert_output '{"file":"h.mp","model":null,"layers":null,"tp":null,"dp":null,"pp":null,"scheduler":null,"mode":null,"tau_ps":null,"makespan_ps":null,"x_ideal":null,"x_best":null,"peak_buffer_bytes":null,"reconfigs":null,"status":null,"gap":null,"bound_ps":null,"lower_bound_ps":null,"x_bound":null,"peak_nic_bytes":null,"nic_host":null,"packet_bytes":null}'
+	run bash -c "report --json h.mp | jq -c 'del(.dag)'"
+	assert_output '{"file":"h.mp","model":null,"layers":null,"tp":null,"dp":null,"pp":null,"scheduler":null,"mode":null,"tau_ps":null,"makespan_ps":null,"x_ideal":null,"x_best":null,"peak_buffer_bytes":null,"reconfigs":null,"status":null,"gap":null,"bound_ps":null,"lower_bound_ps":null,"x_bound":null,"peak_nic_bytes":null,"nic_host":null,"packet_bytes":null,"trace":null,"ranks":null,"placed":false}'
+	run bash -c "report --json h.mp | jq -r .dag"
+	assert_output --regexp '^[0-9a-f]{16}$'
 }
 
 @test "report: the table is whole or absent: a bad later file prints nothing" {
@@ -283,6 +293,23 @@ EOD'
 	for f in iteration.svg iteration.png buffer.svg buffer.png nic.svg nic.png; do
 		cmp "a-$f" "b-$f"
 	done
+}
+
+@test "report: regression: the NIC plot drew RotorNet@circuit over Flux; Flux's line is drawn last, bolder, in every panel (issue 34)" {
+	for t in 1000000 10000000; do
+		run_stream "f$t.mp" $t 110 schedule flux
+		run_stream "r$t.mp" $t 300 schedule rotor
+		run_stream "i$t.mp" $t 100 ideal none
+	done
+	report --gnuplot -p o f*.mp r*.mp i*.mp > o.gp
+	# each plot command ends with Flux's line
+	run bash -c "grep -c '^plot' o.gp"
+	assert_output 6
+	run bash -c "grep -B1 -E '^(unset multiplot)' o.gp | grep -v -e '^unset' -e '^--' | grep -vc \"title 'flux/direct'\$\""
+	assert_output 0
+	run grep "^set style line" o.gp
+	assert_line --regexp "^set style line [0-9]+ lc rgb '#[0-9a-f]{6}' lw 3 pt 5 ps 1\.1$"
+	[ "$(grep -c 'lw 3' o.gp)" -eq 1 ]
 }
 
 @test "report: nothing to plot, or nowhere to put it, is an error" {

@@ -323,6 +323,30 @@ open_in(const char *path)
 	return fp;
 }
 
+/*
+ * Report's own CSV or JSON lines, by their first byte: a stream begins
+ * with a map, never with "f" (of "file,") or "{", and rows are read
+ * back only into runs.
+ */
+static int
+rows(FILE *fp, const char *path, enum mode m, struct runs *runs)
+{
+	char err[400];
+	int c = getc(fp);
+
+	if (c == EOF || (c != 'f' && c != '{'))
+		return c == EOF || ungetc(c, fp) != EOF ? 0 : -1;
+	ungetc(c, fp);
+	if (m == DUMP || m == SUMMARY || m == GANTT)
+		die("%s: report's %s, not a stream: -d, -s and -g read streams",
+		    path, c == 'f' ? "CSV" : "JSON");
+	if (rows_read(runs, fp, path, c == 'f', err, sizeof(err)) != 0)
+		die("%s", err);
+	if (fp != stdin)
+		fclose(fp);
+	return 1;
+}
+
 /* Read, show or gather one stream: fail on the first error. */
 static void
 one(const char *path, enum mode m, struct runs *runs,
@@ -333,6 +357,11 @@ one(const char *path, enum mode m, struct runs *runs,
 	char err[400];
 	int rc;
 
+	if ((rc = rows(fp, fp == stdin ? "stdin" : path, m, runs)) != 0) {
+		if (rc < 0)
+			die("%s: %s", path, strerror(errno));
+		return;
+	}
 	if ((rd = stream_open(fp, fp == stdin ? "stdin" : path)) == NULL)
 		die("out of memory");
 	if (m == DUMP)

@@ -8,7 +8,8 @@
  * each run to the ideal-fabric run and the best run of its kind, and
  * prints them as a table, CSV or JSON.  report_plot.c draws runs
  * through gnuplot(1).  report_gantt.c draws one simulated stream as an
- * SVG timeline.  Functions return 0, or -1 with a message in err;
+ * SVG timeline.  report_rows.c reads runs back from report's own CSV
+ * or JSON lines, whose columns are runs_keys.  Functions return 0, or -1 with a message in err;
  * only report.c exits.
  */
 #ifndef REPORT_H
@@ -63,8 +64,12 @@ int	 report_walk(struct stream_reader *, int,
 	    int (*)(void *, const struct stream_rec *, struct rec *), void *,
 	    char *, size_t);
 
+#define RUNS_NKEY	26
+extern const char *const runs_keys[RUNS_NKEY];
+
 int	 runs_read(struct runs *, struct stream_reader *, const char *,
 	    char *, size_t);
+int	 rows_read(struct runs *, FILE *, const char *, int, char *, size_t);
 void	 runs_relate(struct runs *);
 void	 runs_free(struct runs *);
 int	 runs_table(FILE *, const struct runs *);

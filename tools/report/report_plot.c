@@ -188,13 +188,40 @@ static const char *const titles[] = {
 	"Peak NIC buffer (bytes handed to the NIC) against tau" };
 #define NFIG	3
 
+/* Flux's series: drawn last, over the others, and bolder. */
+static int
+is_flux(const char *series)
+{
+	return strncmp(series, "flux", 4) == 0 && (series[4] == '\0' ||
+	    strchr("/+@", series[4]) != NULL);
+}
+
+/* The panel's lines of figure f, Flux's (last) or the others. */
+static const char *
+lines(FILE *fp, const struct plot *pl, const struct panel *p, int f,
+    int last, const char *sep)
+{
+	size_t s;
+
+	for (s = 0; s < pl->nm.n; s++) {
+		if (!p->has[s] || is_flux(pl->nm.v[s]) != last)
+			continue;
+		fprintf(fp, "%s$d%zu_%zu using 1:%d with linespoints ls %zu "
+		    "title ", sep, p->group, s, f + 2, s + 1);
+		quote(fp, pl->nm.v[s]);
+		sep = ", \\\n    ";
+	}
+	return sep;
+}
+
 /* Figure f of figs[], panel by panel. */
 static void
 figure(FILE *fp, const struct plot *pl, const char *out, int f, int svg)
 {
-	size_t np = pl->np, cols = np < 3 ? np : 3, rows, i, s;
+	size_t np = pl->np, cols = np < 3 ? np : 3, rows, i;
 	const struct panel *p;
 	const char *sep;
+	int last;
 
 	rows = (np + cols - 1) / cols;
 	fprintf(fp, "set terminal %s size %zu,%zu font 'sans,%d' noenhanced\n",
@@ -217,14 +244,9 @@ figure(FILE *fp, const struct plot *pl, const char *out, int f, int svg)
 		fputs("set title ", fp);
 		quote(fp, p->title);
 		fputs("\nplot", fp);
-		for (s = 0, sep = " "; s < pl->nm.n; s++) {
-			if (!p->has[s])
-				continue;
-			fprintf(fp, "%s$d%zu_%zu using 1:%d with linespoints "
-			    "ls %zu title ", sep, p->group, s, f + 2, s + 1);
-			quote(fp, pl->nm.v[s]);
-			sep = ", \\\n    ";
-		}
+		sep = " ";
+		for (last = 0; last < 2; last++)
+			sep = lines(fp, pl, p, f, last, sep);
 		putc('\n', fp);
 	}
 	fputs("unset multiplot\nset output\n", fp);
@@ -244,7 +266,11 @@ styles(FILE *fp, const struct names *nm)
 		if (strcmp(nm->v[s], "ideal") == 0)
 			fprintf(fp, "set style line %zu lc rgb 'black' dt 2 "
 			    "lw 1.5 pt 0\n", s + 1);
-		else {
+		else if (is_flux(nm->v[s])) {
+			fprintf(fp, "set style line %zu lc rgb '%s' lw 3 "
+			    "pt 5 ps 1.1\n", s + 1, colours[k % 12]);
+			k++;
+		} else {
 			fprintf(fp, "set style line %zu lc rgb '%s' lw 1.5 "
 			    "pt %zu ps 0.8\n", s + 1, colours[k % 12],
 			    k % 6 + 5);

@@ -225,7 +225,7 @@ runs_read(struct runs *rs, struct stream_reader *rd, const char *path,
 	xgrow(&rs->v, &rs->cap, rs->n + 1, sizeof(*rs->v));
 	c.u = &rs->v[rs->n];
 	memset(c.u, 0, sizeof(*c.u));
-	c.u->file = xstrdup(strcmp(path, "-") == 0 ? "stdin" : path);
+	c.u->file = xstrdup(path);
 	c.u->order = rs->n++;
 	if (report_walk(rd, 1, take, &c, err, n) != 0)
 		return -1;
@@ -259,7 +259,7 @@ relate_one(struct runs *rs, struct run *u)
 {
 	uint64_t ideal = 0, best = 0;
 	const struct run *o;
-	size_t i;
+	size_t i, others = 0;
 
 	for (i = 0; i < rs->n; i++) {
 		o = &rs->v[i];
@@ -267,12 +267,16 @@ relate_one(struct runs *rs, struct run *u)
 			continue;
 		if (is_ideal(o) && (ideal == 0 || o->makespan_ps < ideal))
 			ideal = o->makespan_ps;
-		if (!is_ideal(o) && o->tau_ps == u->tau_ps &&
-		    (best == 0 || o->makespan_ps < best))
+		if (is_ideal(o) || o->tau_ps != u->tau_ps)
+			continue;
+		if (best == 0 || o->makespan_ps < best)
 			best = o->makespan_ps;
+		if (o != u)
+			others++;
 	}
 	u->x_ideal = ideal ? (double)u->makespan_ps / ideal : 0;
-	u->x_best = best ? (double)u->makespan_ps / best : 0;
+	/* a schedule alone is the best of one: that says nothing */
+	u->x_best = others > 0 ? (double)u->makespan_ps / best : 0;
 	u->x_bound = u->has_lb && u->lower_bound_ps > 0 ?
 	    (double)u->makespan_ps / u->lower_bound_ps : 0;
 }
@@ -289,7 +293,8 @@ runs_relate(struct runs *rs)
 		if (rs->v[i].has_result)
 			relate_one(rs, &rs->v[i]);
 	}
-	qsort(rs->v, rs->n, sizeof(*rs->v), cmp_run);
+	if (rs->n > 0)		/* a CSV of no rows: no array to sort */
+		qsort(rs->v, rs->n, sizeof(*rs->v), cmp_run);
 }
 
 void
@@ -487,15 +492,9 @@ runs_table(FILE *fp, const struct runs *rs)
 /* CSV (RFC 4180) and JSON lines: exact integers, empty or null when
  * unknown. */
 
-static const char *const keys[] = {
-	"file", "model", "layers", "tp", "dp", "pp", "scheduler", "mode",
-	"tau_ps", "makespan_ps", "x_ideal", "x_best", "peak_buffer_bytes",
-	"reconfigs", "status", "gap", "bound_ps", "lower_bound_ps", "x_bound",
-	"peak_nic_bytes", "nic_host", "packet_bytes"
-};
-#define NKEY	(sizeof(keys) / sizeof(keys[0]))
+#define NKEY	RUNS_NKEY
 
-enum vkind { V_NONE, V_STR, V_U64, V_DBL };
+enum vkind { V_NONE, V_STR, V_U64, V_DBL, V_BOOL };
 
 struct val {
 	enum vkind	 k;
@@ -505,7 +504,7 @@ struct val {
 };
 
 static void
-vals(const struct run *u, struct val *v)
+vals(const struct run *u, struct val *v, char *dag, size_t n)
 {
 	size_t i;
 
@@ -551,6 +550,14 @@ vals(const struct run *u, struct val *v)
 		D(15, u->gap);
 		U(16, u->bound_ps);
 	}
+	if (u->model != NULL && u->trace != NULL) {
+		S(22, u->trace);
+		U(23, u->ranks);
+	}
+	v[24].k = V_BOOL;
+	v[24].u = u->placed != 0;
+	snprintf(dag, n, "%016llx", (unsigned long long)u->dag);
+	S(25, dag);
 #undef S
 #undef U
 #undef D
@@ -592,6 +599,9 @@ put_val(FILE *fp, const struct val *v, int json)
 	case V_DBL:
 		fprintf(fp, "%.17g", v->d);
 		break;
+	case V_BOOL:
+		fputs(v->u ? "true" : "false", fp);
+		break;
 	}
 }
 
@@ -599,17 +609,18 @@ static int
 lines(FILE *fp, const struct runs *rs, int json)
 {
 	struct val v[NKEY];
+	char dag[17];
 	size_t i, k;
 
 	if (!json)
 		for (k = 0; k < NKEY; k++)
-			fprintf(fp, "%s%s", keys[k], k + 1 < NKEY ? "," : "\n");
+			fprintf(fp, "%s%s", runs_keys[k], k + 1 < NKEY ? "," : "\n");
 	for (i = 0; i < rs->n; i++) {
-		vals(&rs->v[i], v);
+		vals(&rs->v[i], v, dag, sizeof(dag));
 		for (k = 0; k < NKEY; k++) {
 			if (json)
 				fprintf(fp, "%s\"%s\":", k ? "," : "{",
-				    keys[k]);
+				    runs_keys[k]);
 			put_val(fp, &v[k], json);
 			if (!json)
 				putc(k + 1 < NKEY ? ',' : '\n', fp);
