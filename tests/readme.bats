@@ -91,6 +91,10 @@ checkout() {
 	grep -q '^llama3-8b 8L tp4 dp2  flux  *10us  109.200 ms' "$T/out3"
 	[ -s ops.msgpack ] && [ -s moe.msgpack ] && [ -s trace.msgpack ]
 	[ -s runs.csv ] && [ -s runs.json ] && [ -s timeline.svg ]
+	# the --own run, tabled beside the kept rows, relates to their
+	# ideal run (x ideal) and their schedules (x best)
+	cat "$T"/out* | grep -Eq '^llama3-8b 8L tp4 dp2 +solstice/direct +10us +[0-9.]+ ms +1\.[0-9]{2} +1\.[0-9]{2} +1\.[0-9]{2} .* solstice\.msgpack$'
+	[ "$(wc -c < solstice.msgpack)" -lt 20000 ]
 	ls fig-*.png
 	out=results/study/table.txt
 	grep -q 'llama3-8b 1L tp4 dp2  flux ' "$out"
