@@ -227,7 +227,7 @@ clang: $(CBINS) $(CUNITS)
 # the seeds in tests/fuzz/seeds/NAME; what fuzzing adds stays there.
 # Crashes go to tests/fuzz/crashes/NAME, to be committed: make check
 # replays them and the corpus (tests/run).
-FUZZ_TARGETS =	stream ops tasks sched pb chakra rows
+FUZZ_TARGETS =	stream ops tasks sched pb chakra rows fabric
 FUZZ_SECONDS =	60
 FUZZ_BINS =	$(FUZZ_TARGETS:%=$(B)/fuzz/bin/fuzz_%)
 FUZZ_FLAGS =	$(ASAN_FLAGS) -fsanitize=fuzzer-no-link
@@ -257,6 +257,9 @@ $(B)/fuzz/bin/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/*.h tests/unit/*.h \
 # which it does not run, is linked as the tool has it.
 $(B)/fuzz/bin/fuzz_chakra: $(B)/fuzz/obj/tools/chakra/chakra_out.o
 
+# fuzz_ops includes dagbuild.c, whose --fabric part is linked as it is.
+$(B)/fuzz/bin/fuzz_ops: $(B)/fuzz/obj/tools/dagbuild/dagbuild_fabric.o
+
 # fuzz_rows reads report's CSV and JSON back (tools/report); its
 # seeds are report's own output of the golden runs (tests/data/report.*).
 $(B)/fuzz/bin/fuzz_rows: $(B)/fuzz/obj/tools/report/report_rows.o \
@@ -264,7 +267,7 @@ $(B)/fuzz/bin/fuzz_rows: $(B)/fuzz/obj/tools/report/report_rows.o \
 
 # The hand-made seeds are JSON lines, packed here by jsonpack, or
 # bytes as printf(1) octal escapes (NAME.oct: protobuf frames).
-fuzz-corpus: $(B)/asan/helpers/jsonpack
+fuzz-corpus: $(B)/asan/helpers/jsonpack $(B)/bin/dagbuild
 	@for t in $(FUZZ_TARGETS); do \
 	  mkdir -p $(B)/fuzz/corpus/$$t tests/fuzz/crashes/$$t && \
 	  cp $(FUZZ_SEEDS) $(B)/fuzz/corpus/$$t/ || exit 1; \
@@ -280,6 +283,11 @@ fuzz-corpus: $(B)/asan/helpers/jsonpack
 	  done; \
 	done
 	@cp tests/data/report.csv tests/data/report.json $(B)/fuzz/corpus/rows/
+	@for p in $$($(B)/bin/dagbuild --fabric=list | awk '/^[a-z]/ { print $$1 }'); do \
+	  $(B)/bin/dagbuild --fabric=list | awk -v p=$$p \
+	    '/^[a-z]/ { on = $$1 == p; next } on { sub(/^ +/, ""); print }' \
+	    > $(B)/fuzz/corpus/fabric/seed-$$p || exit 1; \
+	done
 
 fuzz-build: $(FUZZ_BINS) fuzz-corpus
 

@@ -22,6 +22,11 @@ net_write(msgpack_packer *pk, const struct net *n)
 int
 net_read(struct rec *r, struct net *n)
 {
+	if (rec_has(r, "planes")) {
+		rec_fail(r, "the net is a tiered fabric (planes): this tool "
+		    "takes the paper's flat net only, so far");
+		return -1;
+	}
 	n->gpus = (uint32_t)rec_u64_max(r, "gpus", NET_MAX_GPUS);
 	n->switches = (uint32_t)rec_u64_max(r, "switches", NET_MAX_SWITCHES);
 	n->bandwidth_bps = rec_u64(r, "bandwidth_bps");

@@ -4,7 +4,9 @@
  * N GPUs, S optical switches, one duplex port per GPU on every switch
  * at bandwidth_bps per direction; reconfig_ps of dark time per change
  * under the port or the switch model; latency_ps per transfer.
- * net_read() reports problems through the record's sticky error.
+ * net_read() reports problems through the record's sticky error; it
+ * refuses the net of a tiered fabric (model/netplanes), which has
+ * planes instead.
  */
 #ifndef NET_H
 #define NET_H

@@ -6,6 +6,17 @@
 #include "records/rec.h"
 #include "records/stream.h"
 
+/* The least minor version this tool's header says (header_minor()). */
+static unsigned minor_floor = STREAM_MINOR;
+
+void
+header_minor(unsigned minor)
+{
+	if (minor > minor_floor)
+		minor_floor = minor > STREAM_MINOR_MAX ? STREAM_MINOR_MAX :
+		    minor;
+}
+
 void
 header_write(struct stream_writer *w, const char *tool, int argc,
     char *const *argv)
@@ -16,7 +27,7 @@ header_write(struct stream_writer *w, const char *tool, int argc,
 	stream_pack_record(pk, "header", 7);
 	stream_pack_kstr(pk, "format", STREAM_FORMAT);
 	stream_pack_ku64(pk, "version", STREAM_VERSION);
-	stream_pack_ku64(pk, "minor", STREAM_MINOR);
+	stream_pack_ku64(pk, "minor", minor_floor);
 	stream_pack_kstr(pk, "tool", tool);
 	stream_pack_kstr(pk, "release", FLUXOCS_RELEASE);
 	stream_pack_str(pk, "args");
@@ -52,6 +63,18 @@ header_check(struct stream_reader *rd, const struct stream_rec *sr,
 	return -1;
 }
 
+/* A checked header's minor version (0 when it has none). */
+static unsigned
+minor_of(struct stream_reader *rd, const struct stream_rec *sr)
+{
+	struct rec r;
+	uint64_t v;
+
+	rec_init(&r, sr, stream_name(rd));
+	v = rec_u64_or(&r, "minor", 0);
+	return v > STREAM_MINOR_MAX ? STREAM_MINOR_MAX : (unsigned)v;
+}
+
 /*
  * Copy the leading headers, append ours, and leave the first other
  * record in *sr.  Returns 1 with a record, 0 at the end of the stream,
@@ -71,6 +94,7 @@ header_pass(struct stream_reader *rd, struct stream_writer *w,
 		    header_follow(end, rd, sr, err, n) != 0)
 			return -1;
 		stream_write_raw(w, sr->raw, sr->rawlen);
+		header_minor(minor_of(rd, sr));
 		seen++;
 	}
 	if (rc < 0) {

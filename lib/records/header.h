@@ -8,6 +8,13 @@
  * stream, in order.  Functions return -1 and fill the caller's buffer
  * with a message on error; nothing here exits.
  *
+ * A tool's header says the minor version of what the stream holds:
+ * STREAM_MINOR (1), or more when a tool before it said more (header_pass()
+ * raises it) or the tool asked for more with header_minor() before it
+ * writes, as dagbuild does for a tiered fabric (minor 2), so that a
+ * paper stream stays byte for byte what it was.  Never above
+ * STREAM_MINOR_MAX.
+ *
  * A stream whose first header says minor 1 or later ends with an "end"
  * record: header_follow() watches the records go by (refusing any
  * after the end) and header_finish() refuses a stream that stopped
@@ -22,6 +29,7 @@
 
 #define FLUXOCS_RELEASE	"0.1"
 
+void	 header_minor(unsigned);
 void	 header_write(struct stream_writer *, const char *, int,
 	    char *const *);
 struct header_end {

@@ -59,6 +59,7 @@
 #define STREAM_FORMAT		"fluxocs"
 #define STREAM_VERSION		1	/* major: readers refuse others */
 #define STREAM_MINOR		1	/* minor: only adds keys/records */
+#define STREAM_MINOR_MAX	2	/* 2: the net may be tiered */
 
 #define STREAM_MAX_RECORD	(16UL << 20)	/* bytes in one record */
 #define STREAM_MAX_DEPTH	16		/* nested containers */

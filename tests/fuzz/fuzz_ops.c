@@ -68,11 +68,13 @@ static void
 build(struct build *b, FILE *fp, struct stream_writer *w)
 {
 	static char *argv[] = { "dagbuild", NULL };
+	struct fabopt fo;
 	struct net net;
 	uint32_t need;
 
 	optind = 1;
-	parse_args(b, &net, 1, argv);
+	memset(&fo, 0, sizeof(fo));
+	parse_args(b, &net, &fo, 1, argv);
 	read_ops(b, fp, w);
 	if (b->ops.n == 0)
 		fuzz_die("no op records");

@@ -28,15 +28,19 @@
 #include "records/units.h"
 
 #include "dagbuild.h"
+#include "model/netplanes.h"
 
 static const char *const op_kinds[] = { "compute", "allreduce",
 	"allgather", "reducescatter", "alltoall", "broadcast", "send", "recv",
 	NULL };
 
+#define OPT_FABRIC	256
+
 static const char USAGE[] =
     "usage: dagbuild [-a ring|hd|direct] [-b bandwidth] [-g gpus]"
     " [-L latency]\n"
-    "                [-m port|switch] [-r reconfig] [-s switches]\n";
+    "                [-m port|switch] [-r reconfig] [-s switches]\n"
+    "                [--fabric=name|file]\n";
 
 static const char OPTIONS[] =
     "Read ops (tracegen, chakra), write the net and the task DAG (a stream).\n"
@@ -44,6 +48,7 @@ static const char OPTIONS[] =
     " (ring)\n"
     "  -b, --bandwidth=RATE    rate of every port each way, as 800Gbps"
     " (800Gbps)\n"
+    "      --fabric=F          the net's planes: a preset, a file, or list\n"
     "  -g, --gpus=N            GPUs in the net, at least the trace's (the"
     " trace's)\n"
     "  -L, --latency=TIME      propagation latency of every transfer (0)\n"
@@ -341,6 +346,7 @@ free_build(struct build *b)
 static const struct option longopts[] = {
 	{ "algorithm",		required_argument, NULL, 'a' },
 	{ "bandwidth",		required_argument, NULL, 'b' },
+	{ "fabric",		required_argument, NULL, OPT_FABRIC },
 	{ "gpus",		required_argument, NULL, 'g' },
 	{ "latency",		required_argument, NULL, 'L' },
 	{ "reconfig-model",	required_argument, NULL, 'm' },
@@ -391,7 +397,8 @@ time_opt(const char *opt, const char *arg, uint64_t *out)
 }
 
 static void
-parse_args(struct build *b, struct net *net, int argc, char **argv)
+parse_args(struct build *b, struct net *net, struct fabopt *fo, int argc,
+    char **argv)
 {
 	uint64_t v;
 	int ch;
@@ -402,7 +409,9 @@ parse_args(struct build *b, struct net *net, int argc, char **argv)
 	    longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'a': b->algo = pick("a", optarg, coll_algos); break;
+		case OPT_FABRIC: fabric_opt(fo, optarg); break;
 		case 'b':
+			fo->set_b = 1;
 			unit_opt("b", optarg, units_parse_rate,
 			    &net->bandwidth_bps);
 			if (net->bandwidth_bps == 0) {
@@ -417,10 +426,20 @@ parse_args(struct build *b, struct net *net, int argc, char **argv)
 			}
 			net->gpus = (uint32_t)v;
 			break;
-		case 'L': time_opt("L", optarg, &net->latency_ps); break;
-		case 'm': net->model = pick("m", optarg, net_models); break;
-		case 'r': time_opt("r", optarg, &net->reconfig_ps); break;
+		case 'L':
+			fo->set_L = 1;
+			time_opt("L", optarg, &net->latency_ps);
+			break;
+		case 'm':
+			fo->set_m = 1;
+			net->model = pick("m", optarg, net_models);
+			break;
+		case 'r':
+			fo->set_r = 1;
+			time_opt("r", optarg, &net->reconfig_ps);
+			break;
 		case 's':
+			fo->set_s = 1;
 			if (units_parse_count(optarg, 1, NET_MAX_SWITCHES, &v)) {
 				warnmsg("-s %s: not a switch count", optarg);
 				usage();
@@ -470,6 +489,7 @@ int
 main(int argc, char **argv)
 {
 	struct stream_writer *w;
+	struct fabopt fo;
 	struct build b;
 	struct net net;
 	uint32_t need;
@@ -477,8 +497,11 @@ main(int argc, char **argv)
 
 	die_init("dagbuild");
 	memset(&b, 0, sizeof(b));
+	memset(&fo, 0, sizeof(fo));
+	fabric_init(&fo.fab);
 	b.input = "stdin";
-	parse_args(&b, &net, argc, argv);
+	parse_args(&b, &net, &fo, argc, argv);
+	fabric_apply(&fo, &net);
 	die_if_tty();
 	if ((w = stream_writer(stdout)) == NULL)
 		die("out of memory");
@@ -492,11 +515,17 @@ main(int argc, char **argv)
 		net.gpus = need;
 	else if (net.gpus < need)
 		die("-g %u: the trace uses %u GPUs", net.gpus, need);
+	fabric_check_gpus(&fo, net.gpus);
 	expand(&b);
-	net_write(stream_packer(w), &net);
+	fabric_route(&fo, &b);
+	if (fo.on)
+		netplanes_write(stream_packer(w), net.gpus, &fo.fab);
+	else
+		net_write(stream_packer(w), &net);
 	write_tasks(&b, stream_packer(w));
 	if ((err = stream_writer_close(w)) != 0)
 		die("write error: %s", strerror(err));
 	free_build(&b);
+	fabric_free(&fo.fab);
 	return 0;
 }

@@ -14,6 +14,8 @@
 #include <stdint.h>
 
 #include "model/dag.h"
+#include "model/fabric.h"
+#include "model/net.h"
 
 enum { OP_COMPUTE, OP_ALLREDUCE, OP_ALLGATHER, OP_REDUCESCATTER,
 	OP_ALLTOALL, OP_BROADCAST, OP_SEND, OP_RECV };
@@ -70,6 +72,20 @@ struct build {
 	int		 algo;
 	const char	*input;
 };
+
+/* --fabric and the options of the net it goes with */
+struct fabopt {
+	struct fabric	 fab;
+	int		 on;		/* a fabric other than the paper's */
+	int		 set_r, set_m, set_L, set_s, set_b;
+	uint64_t	 split;		/* transfers routed in two hops */
+};
+
+/* dagbuild_fabric.c */
+void		 fabric_opt(struct fabopt *, const char *);
+void		 fabric_apply(struct fabopt *, const struct net *);
+void		 fabric_check_gpus(const struct fabopt *, uint32_t);
+void		 fabric_route(struct fabopt *, struct build *);
 
 /* dagbuild.c */
 int		 cmp_u32(const void *, const void *);

@@ -16,7 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/fabric.h"
 #include "model/net.h"
+#include "model/netplanes.h"
 #include "records/cli.h"
 #include "records/die.h"
 #include "records/header.h"
@@ -144,12 +146,40 @@ show_workload(struct rec *r)
 	    (int)gl, g, 100 * rec_dbl_or(r, "efficiency", 0));
 }
 
+/* A tiered fabric: its planes, one description a line. */
+static void
+show_planes(struct rec *r)
+{
+	struct fabric f;
+	char line[200];
+	uint32_t gpus;
+	uint64_t units;
+	size_t i;
+
+	fabric_init(&f);
+	if (netplanes_read(r, &gpus, &f) == 0) {
+		printf("  net: fabric %s, %u GPUs, %llu planes\n", f.name, gpus,
+		    (unsigned long long)fabric_planes(&f, gpus));
+		for (i = 0; i < f.n; i++) {
+			units = fabric_plane_count(&f.d[i], gpus);
+			printf("    %s (%llu plane%s)\n", fabric_describe(&f.d[i],
+			    line, sizeof(line)), (unsigned long long)units,
+			    units == 1 ? "" : "s");
+		}
+	}
+	fabric_free(&f);
+}
+
 static void
 show_net(struct rec *r)
 {
 	char bw[UNITS_BUFSZ], tau[UNITS_BUFSZ], lat[UNITS_BUFSZ];
 	struct net n;
 
+	if (netplanes_is(r)) {
+		show_planes(r);
+		return;
+	}
 	if (net_read(r, &n) != 0)
 		return;
 	printf("  net: %u GPUs, %u switches, %s per port, reconfiguration "

@@ -21,7 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/fabric.h"
 #include "model/net.h"
+#include "model/netplanes.h"
 #include "records/die.h"
 #include "records/json.h"
 #include "records/rec.h"
@@ -92,12 +94,59 @@ take_workload(struct run *u, struct rec *r)
 	u->pp = rec_u64_or(r, "pp", 1);
 }
 
+/*
+ * A tiered fabric: every figure of its planes but the OCS delays (runs
+ * that differ only in tau relate), and tau: that of its first OCS plane.
+ */
+static uint64_t
+take_planes(struct run *u, struct rec *r, uint64_t h)
+{
+	struct fabric f;
+	uint64_t v[11];
+	uint32_t gpus;
+	size_t i, j;
+
+	fabric_init(&f);
+	if (netplanes_read(r, &gpus, &f) != 0)
+		return h;
+	u->has_net = 1;
+	v[0] = gpus;
+	h = fnv_u64s(h, v, 1);
+	for (i = 0; i < f.n; i++) {
+		const struct plane_desc *d = &f.d[i];
+
+		if (d->kind == PLANE_OCS && u->tau_ps == 0)
+			u->tau_ps = d->reconfig_ps;
+		v[0] = (uint64_t)d->kind;
+		v[1] = (uint64_t)d->attach;
+		v[2] = d->k;
+		v[3] = d->u;
+		v[4] = d->count;
+		v[5] = d->rate_bps;
+		v[6] = d->latency_ps;
+		v[7] = (uint64_t)d->model;
+		v[8] = d->radix;
+		v[9] = d->over_num;
+		v[10] = d->over_den;
+		h = fnv_u64s(h, v, 11);
+		for (j = 0; j < d->ngpus; j++) {
+			v[0] = d->gpus[j].lo;
+			v[1] = d->gpus[j].hi;
+			h = fnv_u64s(h, v, 2);
+		}
+	}
+	fabric_free(&f);
+	return h;
+}
+
 static uint64_t
 take_net(struct run *u, struct rec *r, uint64_t h)
 {
 	struct net n;
 	uint64_t v[5];
 
+	if (netplanes_is(r))
+		return take_planes(u, r, h);
 	if (net_read(r, &n) != 0)
 		return h;
 	u->has_net = 1;
