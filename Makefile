@@ -263,7 +263,7 @@ $(B)/fuzz/bin/fuzz_ops: $(B)/fuzz/obj/tools/dagbuild/dagbuild_fabric.o
 # fuzz_rows reads report's CSV and JSON back (tools/report); its
 # seeds are report's own output of the golden runs (tests/data/report.*).
 $(B)/fuzz/bin/fuzz_rows: $(B)/fuzz/obj/tools/report/report_rows.o \
-    $(B)/fuzz/obj/tools/report/report_keys.o
+    $(B)/fuzz/obj/tools/report/report_run.o
 
 # The hand-made seeds are JSON lines, packed here by jsonpack, or
 # bytes as printf(1) octal escapes (NAME.oct: protobuf frames).

@@ -149,3 +149,18 @@ transfers() {
 1
 1'
 }
+
+@test "fabric: a file of one OCS plane of all GPUs is the flat net, written as such, the options over its figures" {
+	tracegen -l 1 > ops.mp
+	printf 'ocs all count=4 rate=400Gbps tau=1ms model=switch latency=1us\n' > flat.fab
+	dagbuild --fabric=flat.fab < ops.mp > a.mp
+	dagbuild -s 4 -b 400Gbps -r 1ms -m switch -L 1us < ops.mp > b.mp
+	cmp <(dump a.mp | grep -v '"header"') <(dump b.mp | grep -v '"header"')
+	dagbuild --fabric=flat.fab -r 5us -s 2 < ops.mp > c.mp
+	run jq -c '[.switches, .bandwidth_bps, .reconfig_ps, .reconfig_model]' <(records c.mp net)
+	assert_output '[2,400000000000,5000000,"switch"]'
+	# with a radix it is a tiered fabric of one plane
+	printf 'ocs all count=4 rate=400Gbps radix=64\n' > r.fab
+	dagbuild --fabric=r.fab < ops.mp > r.mp
+	assert_equal "$(records r.mp net | jq -r .fabric)" r.fab
+}

@@ -1,37 +1,18 @@
 /*
  * fuzz_rows: report(1) reading its own CSV and JSON lines back into
  * runs (tools/report/report_rows.c, with the columns of
- * report_keys.c).
+ * report_run.c).
  *
  * An input that begins as report's CSV does ("f") is read as CSV, one
  * that begins with "{" as JSON lines, as report tells them; any other
  * as CSV when its first byte is even, else as JSON lines.  Bad input
- * must come back as an error; the runs read are freed here, as
- * runs_free() would.
+ * must come back as an error; the runs read are freed by runs_free().
  */
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "fuzz.h"
 #include "../../tools/report/report.h"
-
-static void
-free_runs(struct runs *rs)
-{
-	size_t i;
-
-	for (i = 0; i < rs->n; i++) {
-		free(rs->v[i].file);
-		free(rs->v[i].model);
-		free(rs->v[i].trace);
-		free(rs->v[i].sched);
-		free(rs->v[i].mode);
-		free(rs->v[i].status);
-		free(rs->v[i].host);
-	}
-	free(rs->v);
-}
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -47,6 +28,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    data[0] % 2 == 0);
 	(void)rows_read(&rs, fp, "fuzz", csv, err, sizeof(err));
 	fclose(fp);
-	free_runs(&rs);
+	runs_free(&rs);
 	return 0;
 }

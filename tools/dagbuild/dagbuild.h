@@ -76,14 +76,15 @@ struct build {
 /* --fabric and the options of the net it goes with */
 struct fabopt {
 	struct fabric	 fab;
-	int		 on;		/* a fabric other than the paper's */
+	int		 given;		/* --fabric */
+	int		 on;		/* a fabric that is not the flat net */
 	int		 set_r, set_m, set_L, set_s, set_b;
 	uint64_t	 split;		/* transfers routed in two hops */
 };
 
 /* dagbuild_fabric.c */
 void		 fabric_opt(struct fabopt *, const char *);
-void		 fabric_apply(struct fabopt *, const struct net *);
+void		 fabric_apply(struct fabopt *, struct net *);
 void		 fabric_check_gpus(const struct fabopt *, uint32_t);
 void		 fabric_route(struct fabopt *, struct build *);
 

@@ -71,20 +71,42 @@ fabric_opt(struct fabopt *fo, const char *arg)
 		read_file(fo, arg);
 	else if (fabric_preset(&fo->fab, arg, err, sizeof(err)) != 0)
 		die("%s", err);
-	fo->on = !(fabric_is_paper(&fo->fab) &&
-	    strcmp(fo->fab.name, "paper") == 0);
+	fo->given = 1;
+	fo->on = !fabric_is_paper(&fo->fab);
+}
+
+/* A flat net described as a fabric: its figures, but for the options. */
+static void
+flat(const struct fabopt *fo, struct net *net)
+{
+	const struct plane_desc *d = &fo->fab.d[0];
+
+	if (!fo->set_s)
+		net->switches = d->count;
+	if (!fo->set_b)
+		net->bandwidth_bps = d->rate_bps;
+	if (!fo->set_r)
+		net->reconfig_ps = d->reconfig_ps;
+	if (!fo->set_m)
+		net->model = d->model;
+	if (!fo->set_L)
+		net->latency_ps = d->latency_ps;
 }
 
 /*
- * The paper's preset is the flat net of -s and -b; any other fabric
- * has its planes' own figures, but for -r, -m and -L, which set every
- * OCS plane's delay and model and every plane's latency.
+ * A fabric of one description "ocs all" with no radix is the paper's
+ * flat net, written as such: its figures, which the options override.
+ * Any other fabric has its planes' own figures, but for -r, -m and -L,
+ * which set every OCS plane's delay and model and every plane's
+ * latency; -s and -b are refused.
  */
 void
-fabric_apply(struct fabopt *fo, const struct net *net)
+fabric_apply(struct fabopt *fo, struct net *net)
 {
 	size_t i;
 
+	if (fo->given && !fo->on)
+		flat(fo, net);
 	if (!fo->on)
 		return;
 	if (fo->set_s || fo->set_b)

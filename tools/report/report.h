@@ -9,7 +9,8 @@
  * prints them as a table, CSV or JSON.  report_plot.c draws runs
  * through gnuplot(1).  report_gantt.c draws one simulated stream as an
  * SVG timeline.  report_rows.c reads runs back from report's own CSV
- * or JSON lines, whose columns are runs_keys.  Functions return 0, or -1 with a message in err;
+ * or JSON lines, whose columns are runs_keys; report_run.c holds those
+ * and runs_free().  Functions return 0, or -1 with a message in err;
  * only report.c exits.
  */
 #ifndef REPORT_H

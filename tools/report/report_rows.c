@@ -4,7 +4,7 @@
  * joined with new streams.
  *
  * The columns, or keys, must be those report writes, in its order
- * (runs_keys()); every value is checked as the stream it came from
+ * (runs_keys, report_run.c); every value is checked as the stream it came from
  * would have been: counts are whole numbers, ratios finite numbers,
  * "placed" true or false, "dag" 16 hexadecimal digits.  The ratios are
  * not taken: runs_relate() works them out again from every run given,

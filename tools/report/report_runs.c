@@ -346,25 +346,6 @@ runs_relate(struct runs *rs)
 		qsort(rs->v, rs->n, sizeof(*rs->v), cmp_run);
 }
 
-void
-runs_free(struct runs *rs)
-{
-	size_t i;
-
-	for (i = 0; i < rs->n; i++) {
-		free(rs->v[i].file);
-		free(rs->v[i].model);
-		free(rs->v[i].trace);
-		free(rs->v[i].sched);
-		free(rs->v[i].mode);
-		free(rs->v[i].status);
-		free(rs->v[i].host);
-	}
-	free(rs->v);
-	rs->v = NULL;
-	rs->n = rs->cap = 0;
-}
-
 /*
  * "flux", "rotor/vlb", "ideal": how tables and plots name a run, by its
  * scheduler and its mode (forwarding, or the method of fluxsolve) when
