@@ -340,8 +340,8 @@ listed(const struct plane_desc *d)
 }
 
 /* Units (planes before count) and ports per plane of a description. */
-static void
-shape(const struct plane_desc *d, uint32_t gpus, uint64_t *units,
+void
+fabric_shape(const struct plane_desc *d, uint32_t gpus, uint64_t *units,
     uint64_t *ports)
 {
 	switch (d->attach) {
@@ -372,7 +372,7 @@ fabric_plane_count(const struct plane_desc *d, uint32_t gpus)
 {
 	uint64_t units, ports;
 
-	shape(d, gpus, &units, &ports);
+	fabric_shape(d, gpus, &units, &ports);
 	return units * d->count;
 }
 
@@ -383,7 +383,7 @@ fabric_planes(const struct fabric *f, uint32_t gpus)
 	size_t i;
 
 	for (i = 0; i < f->n; i++) {
-		shape(&f->d[i], gpus, &units, &ports);
+		fabric_shape(&f->d[i], gpus, &units, &ports);
 		n += units * f->d[i].count;
 	}
 	return n;
@@ -500,7 +500,7 @@ check_desc(const struct fabric *f, size_t i, uint32_t gpus, char *err,
 			    "of order or twice");
 			return -1;
 		}
-	shape(d, gpus, &units, &ports);
+	fabric_shape(d, gpus, &units, &ports);
 	if (d->kind == PLANE_OCS && d->radix != 0 && ports > d->radix) {
 		snprintf(err, n, "fabric %s, plane %zu (ocs): %" PRIu64
 		    " ports on %u GPUs, above its radix of %u", f->name,

@@ -37,7 +37,8 @@
  * description in the text form, its figures rounded for people, into
  * the caller's buffer and returns it.  fabric_planes() counts the
  * planes of a fabric on N GPUs, fabric_plane_count() those of one
- * description.  The struct
+ * description; fabric_shape() gives a description's units (groups,
+ * ranks, else 1) and the ports of each of its planes.  The struct
  * owns its descriptions; fabric_free() releases them.  Planes are
  * numbered in the order of the descriptions, and within one in the
  * order of its units (groups, ranks), then its count.
@@ -100,6 +101,8 @@ int	fabric_preset(struct fabric *, const char *, char *, size_t);
 int	fabric_check(const struct fabric *, uint32_t, char *, size_t);
 uint64_t fabric_planes(const struct fabric *, uint32_t);
 uint64_t fabric_plane_count(const struct plane_desc *, uint32_t);
+void	fabric_shape(const struct plane_desc *, uint32_t, uint64_t *,
+	    uint64_t *);
 int	fabric_is_paper(const struct fabric *);
 int	fabric_joined(const struct fabric *, uint32_t, uint32_t);
 uint32_t fabric_relay(const struct fabric *, uint32_t, uint32_t);

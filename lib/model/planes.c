@@ -6,42 +6,10 @@
 #include "model/fabric.h"
 #include "model/planes.h"
 
-static uint32_t
-units_of(const struct plane_desc *d, uint32_t gpus)
-{
-	if (d->attach == ATTACH_GROUP)
-		return gpus / d->k;
-	if (d->attach == ATTACH_RAIL)
-		return d->k;
-	return 1;
-}
-
-static uint32_t
-ports_of(const struct plane_desc *d, uint32_t gpus)
-{
-	uint32_t n = 0;
-	size_t i;
-
-	switch (d->attach) {
-	case ATTACH_GROUP:
-		return d->k;
-	case ATTACH_RAIL:
-		return gpus / d->k;
-	case ATTACH_UPLINK:
-		return gpus / d->k * d->u;
-	case ATTACH_GPUS:
-		for (i = 0; i < d->ngpus; i++)
-			n += d->gpus[i].hi - d->gpus[i].lo + 1;
-		return n;
-	default:
-		return gpus;
-	}
-}
-
 int
 planes_expand(struct planes *pl, const struct fabric *f, uint32_t gpus)
 {
-	uint64_t total = fabric_planes(f, gpus);
+	uint64_t total = fabric_planes(f, gpus), units, ports;
 	uint32_t u, c;
 	size_t i, k = 0;
 
@@ -57,14 +25,15 @@ planes_expand(struct planes *pl, const struct fabric *f, uint32_t gpus)
 		const struct plane_desc *d = &f->d[i];
 
 		pl->base[i] = k;
-		for (u = 0; u < units_of(d, gpus); u++)
+		fabric_shape(d, gpus, &units, &ports);
+		for (u = 0; u < units; u++)
 			for (c = 0; c < d->count; c++, k++) {
 				struct plane *p = &pl->p[k];
 
 				p->kind = d->kind;
 				p->desc = (uint32_t)i;
 				p->unit = u;
-				p->ports = ports_of(d, gpus);
+				p->ports = (uint32_t)ports;
 				p->rate_bps = d->rate_bps;
 				p->latency_ps = d->latency_ps;
 				p->reconfig_ps = d->reconfig_ps;

@@ -53,10 +53,10 @@ route_dag(const struct dag *in, const struct fabric *f, struct dag *out,
 	for (i = 0; i < in->n; i++) {
 		const struct dag_task *t = &in->t[i];
 
-		r = t->kind == DAG_TRANSFER && !fabric_joined(f, t->gpu,
-		    t->dst) ? fabric_relay(f, t->gpu, t->dst) : UINT32_MAX;
-		if (t->kind == DAG_TRANSFER && r == UINT32_MAX &&
-		    !fabric_joined(f, t->gpu, t->dst)) {
+		r = UINT32_MAX;
+		if (t->kind == DAG_TRANSFER && !fabric_joined(f, t->gpu,
+		    t->dst) && (r = fabric_relay(f, t->gpu, t->dst)) ==
+		    UINT32_MAX) {
 			*bad_g = t->gpu;
 			*bad_h = t->dst;
 			goto fail;
