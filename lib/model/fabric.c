@@ -411,9 +411,23 @@ joins(const struct plane_desc *d, uint32_t g, uint32_t h)
 		return g % d->k == h % d->k;
 	case ATTACH_GPUS:
 		return in_list(d, g) && in_list(d, h);
+	case ATTACH_UPLINK:		/* within a group, its own fabric */
+		return g / d->k != h / d->k;
 	default:
 		return 1;
 	}
+}
+
+/* Is there a group:K description? */
+static int
+has_group(const struct fabric *f, uint32_t k)
+{
+	size_t i;
+
+	for (i = 0; i < f->n; i++)
+		if (f->d[i].attach == ATTACH_GROUP && f->d[i].k == k)
+			return 1;
+	return 0;
 }
 
 /* The K of a group:K that has a rail:K beside it, or 0. */
@@ -453,7 +467,8 @@ routes(const struct fabric *f, uint32_t gpus, char *err, size_t n)
 
 	for (i = 0; i < f->n; i++)
 		if (f->d[i].attach == ATTACH_ALL ||
-		    f->d[i].attach == ATTACH_UPLINK)
+		    (f->d[i].attach == ATTACH_UPLINK && (f->d[i].k == 1 ||
+		    has_group(f, f->d[i].k))))
 			return 0;
 	if (k != 0)
 		return 0;

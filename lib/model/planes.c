@@ -72,11 +72,12 @@ list_place(const struct plane_desc *d, uint32_t g)
 	return -1;
 }
 
-/* The unit of d that holds both g and h, or -1. */
-static int64_t
-common_unit(const struct plane_desc *d, uint32_t g, uint32_t h)
+int64_t
+planes_unit(const struct plane_desc *d, uint32_t g, uint32_t h)
 {
 	switch (d->attach) {
+	case ATTACH_UPLINK:
+		return g / d->k != h / d->k ? 0 : -1;
 	case ATTACH_GROUP:
 		return g / d->k == h / d->k ? (int64_t)(g / d->k) : -1;
 	case ATTACH_RAIL:
@@ -98,7 +99,7 @@ planes_joining(const struct planes *pl, uint32_t g, uint32_t h,
 	uint32_t c;
 
 	for (i = 0; i < f->n; i++) {
-		if ((u = common_unit(&f->d[i], g, h)) < 0)
+		if ((u = planes_unit(&f->d[i], g, h)) < 0)
 			continue;
 		for (c = 0; c < f->d[i].count; c++, n++)
 			if (n < max)

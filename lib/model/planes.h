@@ -12,7 +12,10 @@
  * The fabric must have passed fabric_check() on the same N.  Returns
  * 0, or -1 out of memory; the struct owns its array (planes_free()).
  *
- * planes_joining() writes the planes that join GPUs g and h, in order,
+ * planes_unit() gives the unit (group, rank, else 0) of description d
+ * whose planes join GPUs g and h, or -1 when none does (an uplink
+ * description joins GPUs of different groups only: within one, the
+ * group's own fabric carries them).  planes_joining() writes the planes that join GPUs g and h, in order,
  * into out (at most max) and returns how many there are (which may be
  * more than max); planes_port() gives g's port on plane p, or -1 when g
  * has none (an uplink plane: the first of its group's ports).  Both
@@ -49,6 +52,7 @@ struct planes {
 
 int	planes_expand(struct planes *, const struct fabric *, uint32_t);
 void	planes_free(struct planes *);
+int64_t	planes_unit(const struct plane_desc *, uint32_t, uint32_t);
 size_t	planes_joining(const struct planes *, uint32_t, uint32_t,
 	    uint32_t *, size_t);
 int64_t	planes_port(const struct planes *, size_t, uint32_t);

@@ -1,0 +1,548 @@
+/* fabsetup: a tiered fabric's simulation state, plans and circuits. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/dag.h"
+#include "model/fabric.h"
+#include "model/net.h"
+#include "model/planes.h"
+#include "model/sched.h"
+#include "records/mem.h"
+#include "sim/fablink.h"
+#include "sim/fabsetup.h"
+#include "sim/fabsim.h"
+
+#define NONE	UINT32_MAX
+
+typedef unsigned __int128 u128;
+
+static uint64_t
+sat(u128 x)
+{
+	return x > UINT64_MAX ? UINT64_MAX : (uint64_t)x;
+}
+
+/* The group description an uplink description's GPUs reach it by. */
+static uint32_t
+group_desc(const struct fabric *f, size_t i)
+{
+	size_t j;
+
+	if (f->d[i].attach != ATTACH_UPLINK)
+		return NONE;
+	for (j = 0; j < f->n; j++)
+		if (f->d[j].attach == ATTACH_GROUP && f->d[j].k == f->d[i].k)
+			return (uint32_t)j;
+	return NONE;
+}
+
+static int
+alloc(struct fs *s)
+{
+	const struct dag *d = s->d;
+	struct fabsim_out *o = s->out;
+	uint32_t gpus = s->pl->gpus, *last, g;
+	size_t i, ndesc = s->pl->fab->n;
+
+	for (i = 0; i < d->n; i++)
+		if (d->t[i].step + 1U > o->nsteps)
+			o->nsteps = d->t[i].step + 1U;
+	o->ndesc = ndesc;
+	s->ts = mem_calloc(d->n + 1, sizeof(*s->ts));
+	s->cur = mem_array(gpus + 1, sizeof(*s->cur));
+	s->gbusy = mem_calloc(gpus + 1, sizeof(*s->gbusy));
+	s->free_at = mem_calloc(gpus + 1, sizeof(*s->free_at));
+	s->ready = mem_calloc(gpus + 1, sizeof(*s->ready));
+	s->nic = mem_calloc(gpus + 1, sizeof(*s->nic));
+	s->moving = mem_calloc(ndesc + 1, sizeof(*s->moving));
+	s->since = mem_calloc(ndesc + 1, sizeof(*s->since));
+	s->gdesc = mem_array(ndesc + 1, sizeof(*s->gdesc));
+	o->step_end = mem_calloc(o->nsteps + 1, sizeof(*o->step_end));
+	o->gpu = mem_calloc(gpus + 1, sizeof(*o->gpu));
+	o->desc = mem_calloc(ndesc + 1, sizeof(*o->desc));
+	o->start = mem_calloc(d->n + 1, sizeof(*o->start));
+	o->end = mem_calloc(d->n + 1, sizeof(*o->end));
+	if (s->ts == NULL || s->cur == NULL || s->gbusy == NULL ||
+	    s->free_at == NULL || s->ready == NULL || s->nic == NULL ||
+	    s->moving == NULL || s->since == NULL || s->gdesc == NULL ||
+	    o->step_end == NULL || o->gpu == NULL || o->desc == NULL ||
+	    o->start == NULL || o->end == NULL ||
+	    dag_successors(d, NULL, &s->soff, &s->succ) != 0)
+		return -1;
+	for (i = 0; i < ndesc; i++)
+		s->gdesc[i] = group_desc(s->pl->fab, i);
+	if ((last = mem_array(gpus + 1, sizeof(*last))) == NULL)
+		return -1;
+	for (g = 0; g < gpus; g++)
+		s->cur[g] = last[g] = NONE;
+	for (i = 0; i < d->n; i++) {
+		s->ts[i].pending = d->t[i].ndep;
+		s->ts[i].nextc = NONE;
+		if (d->t[i].kind != DAG_COMPUTE)
+			continue;
+		g = d->t[i].gpu;
+		if (last[g] == NONE)
+			s->cur[g] = (uint32_t)i;
+		else
+			s->ts[last[g]].nextc = (uint32_t)i;
+		last[g] = (uint32_t)i;
+	}
+	free(last);
+	return 0;
+}
+
+/* ---- plans ---- */
+
+struct qkey {
+	uint32_t	plane, src, dst, task;
+	uint64_t	start;
+};
+
+static int
+cmp_qkey(const void *a, const void *b)
+{
+	const struct qkey *x = a, *y = b;
+
+	if (x->plane != y->plane)
+		return x->plane < y->plane ? -1 : 1;
+	if (x->src != y->src)
+		return x->src < y->src ? -1 : 1;
+	if (x->dst != y->dst)
+		return x->dst < y->dst ? -1 : 1;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->task < y->task ? -1 : x->task > y->task;
+}
+
+/* Whether plane p carries a transfer from g to h. */
+static int
+carries(const struct planes *pl, uint32_t p, uint32_t g, uint32_t h)
+{
+	const struct plane_desc *d = &pl->fab->d[pl->p[p].desc];
+
+	if (planes_port(pl, p, g) < 0 || planes_port(pl, p, h) < 0)
+		return 0;
+	return d->attach != ATTACH_UPLINK || g / d->k != h / d->k;
+}
+
+static int
+take_plans(struct fs *s)
+{
+	const struct schedule *sc = s->sc;
+	const struct dag *d = s->d;
+	size_t i;
+
+	for (i = 0; i < d->n; i++)
+		s->ts[i].plane = NONE;
+	for (i = 0; i < sc->np; i++) {
+		const struct plan *p = &sc->p[i];
+		const struct dag_task *t;
+
+		if (p->task >= d->n || d->t[p->task].kind != DAG_TRANSFER) {
+			fabsim_fail(s, "plan %zu: task %u is not a transfer of "
+			    "the DAG", i, p->task);
+			return -1;
+		}
+		t = &d->t[p->task];
+		if (s->ts[p->task].plane != NONE) {
+			fabsim_fail(s, "plan %zu: transfer %u is planned twice",
+			    i, p->task);
+			return -1;
+		}
+		if (p->sw >= s->pl->n || !carries(s->pl, p->sw, t->gpu,
+		    t->dst)) {
+			fabsim_fail(s, "plan %zu: plane %u does not join GPUs "
+			    "%u and %u of transfer %u (the fabric has %zu "
+			    "planes)", i, p->sw, t->gpu, t->dst, p->task,
+			    s->pl->n);
+			return -1;
+		}
+		s->ts[p->task].plane = p->sw;
+		s->ts[p->task].pstart = p->start;
+	}
+	for (i = 0; i < d->n; i++)
+		if (d->t[i].kind == DAG_TRANSFER && s->ts[i].plane == NONE) {
+			fabsim_fail(s, "transfer %zu (%u->%u) has no plan: on a "
+			    "tiered fabric a schedule plans every transfer "
+			    "(fluxsolve), or run -f ideal", i, d->t[i].gpu,
+			    d->t[i].dst);
+			return -1;
+		}
+	return 0;
+}
+
+static int
+make_queues(struct fs *s)
+{
+	const struct dag *d = s->d;
+	struct qkey *k;
+	size_t i, n = s->sc->np;
+
+	if ((k = mem_array(n + 1, sizeof(*k))) == NULL ||
+	    (s->qtask = mem_array(n + 1, sizeof(*s->qtask))) == NULL ||
+	    (s->q = mem_calloc(n + 1, sizeof(*s->q))) == NULL) {
+		free(k);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		uint32_t t = s->sc->p[i].task;
+
+		k[i] = (struct qkey){ s->ts[t].plane, d->t[t].gpu, d->t[t].dst,
+		    t, s->ts[t].pstart };
+	}
+	qsort(k, n, sizeof(*k), cmp_qkey);
+	for (i = 0; i < n; i++) {
+		if (i == 0 || k[i].plane != k[i - 1].plane ||
+		    k[i].src != k[i - 1].src || k[i].dst != k[i - 1].dst)
+			s->q[s->nq++].off = (uint32_t)i;
+		s->q[s->nq - 1].n++;
+		s->qtask[i] = k[i].task;
+		s->ts[k[i].task].queue = (uint32_t)s->nq - 1;
+	}
+	free(k);
+	return 0;
+}
+
+/* ---- circuits ---- */
+
+/* The circuits of description i, on a net of its own, checked. */
+static int
+check_desc(struct fs *s, size_t i)
+{
+	const struct planes *pl = s->pl;
+	const struct plane_desc *pd = &pl->fab->d[i];
+	struct schedule c;
+	struct net n = { 0 };
+	uint32_t *last = NULL, sw = NONE;
+	char err[256];
+	size_t j;
+	int rc = -1;
+
+	sched_init(&c);
+	for (j = 0; j < s->sc->nc; j++) {
+		const struct circuit *x = &s->sc->c[j];
+
+		if (pl->p[x->sw].desc == i && sched_add_circuit(&c,
+		    (uint32_t)(x->sw - pl->base[i]), x->a, x->b, x->from,
+		    x->to) != 0)
+			goto out;
+	}
+	n.gpus = pl->n > pl->base[i] ? pl->p[pl->base[i]].ports : 0;
+	n.switches = (uint32_t)(pl->base[i + 1] - pl->base[i]);
+	n.bandwidth_bps = pd->rate_bps;
+	n.reconfig_ps = pd->reconfig_ps;
+	n.model = pd->model;
+	if (sched_check(&c, &n, err, sizeof(err)) != 0) {
+		fabsim_fail(s, "the circuits of plane description %zu (plane "
+		    "numbers within it): %s", i, err);
+		goto out;
+	}
+	if ((last = mem_array((size_t)n.gpus + 1, sizeof(*last))) == NULL)
+		goto out;
+	for (j = 0; j < c.nc; j++) {		/* by (plane, from, a) */
+		if (c.c[j].sw != sw) {
+			sw = c.c[j].sw;
+			memset(last, 0xff, ((size_t)n.gpus + 1) * sizeof(*last));
+		}
+		if ((last[c.c[j].a] != NONE && last[c.c[j].a] != c.c[j].b) ||
+		    (last[c.c[j].b] != NONE && last[c.c[j].b] != c.c[j].a))
+			s->out->desc[i].reconfigs++;
+		last[c.c[j].a] = c.c[j].b;
+		last[c.c[j].b] = c.c[j].a;
+	}
+	rc = 0;
+out:
+	if (rc != 0 && !s->failed)
+		fabsim_fail(s, "out of memory (the circuits)");
+	free(last);
+	sched_free(&c);
+	return rc;
+}
+
+static int
+take_circuits(struct fs *s)
+{
+	const struct planes *pl = s->pl;
+	size_t i;
+
+	for (i = 0; i < s->sc->nc; i++) {
+		const struct circuit *c = &s->sc->c[i];
+
+		if (c->sw >= pl->n || pl->p[c->sw].kind != PLANE_OCS ||
+		    c->a >= pl->p[c->sw].ports || c->b >= pl->p[c->sw].ports) {
+			fabsim_fail(s, "circuit %zu: no ports %u and %u on an "
+			    "ocs plane %u (the fabric has %zu planes)", i, c->a,
+			    c->b, c->sw, pl->n);
+			return -1;
+		}
+	}
+	for (i = 0; i < pl->fab->n; i++)
+		if (pl->fab->d[i].kind == PLANE_OCS && check_desc(s, i) != 0)
+			return -1;
+	for (i = 0; i < s->sc->nc && !s->failed; i++) {
+		fabsim_push(s, s->sc->c[i].from, EV_CUP, 0, (uint32_t)i);
+		if (s->sc->c[i].to != SCHED_FOREVER)
+			fabsim_push(s, s->sc->c[i].to, EV_CDOWN, 0, (uint32_t)i);
+	}
+	return s->failed ? -1 : 0;
+}
+
+int
+fabsetup(struct fs *s)
+{
+	if (alloc(s) != 0) {
+		fabsim_fail(s, "out of memory (%zu tasks on %u GPUs)", s->d->n,
+		    s->pl->gpus);
+		return -1;
+	}
+	if (s->opt->mode != FABSIM_PLAN)
+		return 0;
+	if (s->sc == NULL || !s->sc->present) {
+		fabsim_fail(s, "no schedule: plan the DAG (fluxsolve), or run "
+		    "-f ideal");
+		return -1;
+	}
+	if (s->sc->periodic || s->sc->forwarding != SCHED_DIRECT) {
+		fabsim_fail(s, "a %s schedule on a tiered fabric: only one-shot "
+		    "direct plans (fluxsolve) run on planes so far",
+		    s->sc->periodic ? "periodic" : "two-hop");
+		return -1;
+	}
+	if (take_plans(s) != 0)
+		return -1;
+	if (make_queues(s) != 0) {
+		fabsim_fail(s, "out of memory (the plan queues)");
+		return -1;
+	}
+	return take_circuits(s);
+}
+
+/* ---- links ---- */
+
+static int
+link(struct fs *s, struct fabflow *f, int kind, uint32_t where, uint32_t x,
+    uint32_t y, uint64_t cap, uint32_t units)
+{
+	int64_t li = fablinks_get(&s->ls, fablink_key(kind, where, x, y), cap,
+	    units);
+
+	if (li < 0) {
+		fabsim_fail(s, "out of memory (the links)");
+		return -1;
+	}
+	f->link[f->nl++] = (uint32_t)li;
+	return 0;
+}
+
+/* An eps core's capacity: ports x rate x den / num. */
+static uint64_t
+core(const struct plane_desc *d, uint64_t ports, uint64_t planes)
+{
+	return sat((u128)planes * ports * d->rate_bps * d->over_den /
+	    d->over_num);
+}
+
+/* The first description joining g and h: eps first, then ocs. */
+static int64_t
+ideal_desc(const struct fabric *f, uint32_t g, uint32_t h, uint32_t *unit)
+{
+	int kind;
+	size_t i;
+	int64_t u;
+
+	for (kind = PLANE_EPS; kind >= PLANE_OCS; kind--)
+		for (i = 0; i < f->n; i++)
+			if (f->d[i].kind == kind &&
+			    (u = planes_unit(&f->d[i], g, h)) >= 0) {
+				*unit = (uint32_t)u;
+				return (int64_t)i;
+			}
+	return -1;
+}
+
+static int
+ideal_links(struct fs *s, uint32_t g, uint32_t h, struct fabflow *f,
+    uint32_t *desc)
+{
+	const struct fabric *fab = s->pl->fab;
+	const struct plane_desc *d, *gd;
+	uint64_t units, ports;
+	uint32_t u, x = g, y = h, j;
+	int64_t i;
+
+	if ((i = ideal_desc(fab, g, h, &u)) < 0) {
+		fabsim_fail(s, "no plane joins GPUs %u and %u: route the DAG "
+		    "for this fabric (dagbuild --fabric)", g, h);
+		return -1;
+	}
+	*desc = (uint32_t)i;
+	d = &fab->d[i];
+	fabric_shape(d, s->pl->gpus, &units, &ports);
+	if (d->attach == ATTACH_UPLINK) {
+		x = g / d->k;
+		y = h / d->k;
+	}
+	if (link(s, f, FL_DSEND, *desc, x, 0, sat((u128)d->count *
+	    (d->attach == ATTACH_UPLINK ? d->u : 1) * d->rate_bps), 1) ||
+	    link(s, f, FL_DRECV, *desc, y, 0, sat((u128)d->count *
+	    (d->attach == ATTACH_UPLINK ? d->u : 1) * d->rate_bps), 1))
+		return -1;
+	if (d->kind == PLANE_EPS && d->over_num > d->over_den &&
+	    link(s, f, FL_DCORE, *desc, u, 0, core(d, ports, d->count), 1))
+		return -1;
+	if ((j = s->gdesc[i]) == NONE)
+		return 0;
+	gd = &fab->d[j];
+	return link(s, f, FL_DSEND, j, g, 0, sat((u128)gd->count *
+	    gd->rate_bps), 1) || link(s, f, FL_DRECV, j, h, 0,
+	    sat((u128)gd->count * gd->rate_bps), 1) ? -1 : 0;
+}
+
+/* An uplink flow's links into its GPUs' groups, on their first planes. */
+static int
+group_links(struct fs *s, uint32_t di, uint32_t g, uint32_t h,
+    struct fabflow *f)
+{
+	const struct planes *pl = s->pl;
+	uint32_t j = s->gdesc[di];
+	const struct plane_desc *gd;
+	size_t pg, ph;
+
+	if (j == NONE)
+		return 0;
+	gd = &pl->fab->d[j];
+	pg = pl->base[j] + (size_t)(g / gd->k) * gd->count;
+	ph = pl->base[j] + (size_t)(h / gd->k) * gd->count;
+	return link(s, f, FL_SEND, (uint32_t)pg, g % gd->k, 0, gd->rate_bps,
+	    1) || link(s, f, FL_RECV, (uint32_t)ph, h % gd->k, 0,
+	    gd->rate_bps, 1) ? -1 : 0;
+}
+
+static int
+plan_links(struct fs *s, uint32_t t, uint32_t g, uint32_t h,
+    struct fabflow *f, uint32_t *desc)
+{
+	const struct planes *pl = s->pl;
+	uint32_t p = s->ts[t].plane, x, y;
+	const struct plane *pp = &pl->p[p];
+	const struct plane_desc *d = &pl->fab->d[pp->desc];
+	int up = d->attach == ATTACH_UPLINK;
+
+	*desc = pp->desc;
+	x = up ? g / d->k : (uint32_t)planes_port(pl, p, g);
+	y = up ? h / d->k : (uint32_t)planes_port(pl, p, h);
+	if (pp->kind == PLANE_OCS) {
+		if (link(s, f, FL_CIRC, p, x, y, pp->rate_bps, 0))
+			return -1;
+	} else if (link(s, f, FL_SEND, p, x, 0, sat((u128)pp->rate_bps *
+	    (up ? d->u : 1)), 1) || link(s, f, FL_RECV, p, y, 0,
+	    sat((u128)pp->rate_bps * (up ? d->u : 1)), 1) ||
+	    (d->over_num > d->over_den && link(s, f, FL_CORE, p, 0, 0,
+	    core(d, pp->ports, 1), 1)))
+		return -1;
+	return up ? group_links(s, pp->desc, g, h, f) : 0;
+}
+
+int
+fabsetup_links(struct fs *s, uint32_t t, struct fabflow *f, uint32_t *desc,
+    uint64_t *lat)
+{
+	uint32_t g = s->d->t[t].gpu, h = s->d->t[t].dst;
+	int rc;
+
+	f->nl = 0;
+	if (s->opt->mode == FABSIM_IDEAL)
+		rc = ideal_links(s, g, h, f, desc);
+	else
+		rc = plan_links(s, t, g, h, f, desc);
+	*lat = rc == 0 ? s->pl->fab->d[*desc].latency_ps : 0;
+	return rc;
+}
+
+void
+fabsetup_circuit(struct fs *s, int up, uint32_t i)
+{
+	const struct circuit *c = &s->sc->c[i];
+	const struct plane *pp = &s->pl->p[c->sw];
+	const struct plane_desc *d = &s->pl->fab->d[pp->desc];
+	uint32_t a = c->a, b = c->b, k;
+	int64_t l[2];
+
+	if (d->attach == ATTACH_UPLINK) {
+		a /= d->u;
+		b /= d->u;
+	}
+	l[0] = fablinks_get(&s->ls, fablink_key(FL_CIRC, c->sw, a, b),
+	    pp->rate_bps, 0);
+	l[1] = fablinks_get(&s->ls, fablink_key(FL_CIRC, c->sw, b, a),
+	    pp->rate_bps, 0);
+	if (l[0] < 0 || l[1] < 0) {
+		fabsim_fail(s, "out of memory (the links)");
+		return;
+	}
+	for (k = 0; k < 2; k++) {
+		struct fablink *x = &s->ls.l[l[k]];
+
+		x->units += up ? 1 : -1;
+		if (x->n > 0)
+			s->dirty = 1;
+	}
+}
+
+void
+fabsetup_peak(struct fs *s, uint32_t g)
+{
+	struct sim_gpustat *st = &s->out->gpu[g];
+
+	if (s->ready[g] > st->peak_buffer)
+		st->peak_buffer = s->ready[g];
+	if (s->nic[g] > st->peak_nic)
+		st->peak_nic = s->nic[g];
+}
+
+void
+fabsetup_deadlock(struct fs *s)
+{
+	const struct dag *d = s->d;
+	size_t i;
+
+	for (i = 0; i < d->n; i++)
+		if (d->t[i].kind == DAG_TRANSFER && s->ts[i].ready &&
+		    s->out->end[i] == 0 && !s->ts[i].started)
+			break;
+	if (i == d->n) {
+		fabsim_fail(s, "deadlock at %llu ps: %zu of %zu tasks done, "
+		    "none can start", (unsigned long long)s->now, s->done,
+		    d->n);
+		return;
+	}
+	fabsim_fail(s, "deadlock at %llu ps: %zu of %zu tasks done; transfer "
+	    "%zu (%u->%u, %llu bytes) waits for a circuit on plane %u that "
+	    "never comes, or for a transfer planned before it",
+	    (unsigned long long)s->now, s->done, d->n, i, d->t[i].gpu,
+	    d->t[i].dst, (unsigned long long)d->t[i].amount, s->ts[i].plane);
+}
+
+void
+fabsetup_free(struct fs *s)
+{
+	heap_free(&s->h);
+	fablinks_free(&s->ls);
+	free(s->ts);
+	free(s->soff);
+	free(s->succ);
+	free(s->cur);
+	free(s->gbusy);
+	free(s->free_at);
+	free(s->ready);
+	free(s->nic);
+	free(s->fl);
+	free(s->ff);
+	free(s->freei);
+	free(s->moving);
+	free(s->since);
+	free(s->q);
+	free(s->qtask);
+	free(s->gdesc);
+}

@@ -1,0 +1,101 @@
+/*
+ * fabsetup: the state of a tiered fabric's simulation (sim/fabsim.h)
+ * and the parts that read the fabric and the schedule.
+ *
+ * fabsetup() allocates the state, orders each GPU's computes, and, in
+ * FABSIM_PLAN mode, checks the plans and circuits against the planes
+ * (every transfer planned once, on a plane that joins its GPUs; every
+ * circuit on an ocs plane, between two of its ports, the circuits of
+ * each description valid under its reconfiguration model, sched.h),
+ * builds the plan queues and counts reconfigurations; it returns 0, or
+ * -1 through fabsim_fail().  fabsetup_links() names the links a
+ * transfer's flow crosses (fabsim.h), its description and latency.
+ * fabsetup_circuit() brings circuit i up or down.  fabsetup_peak()
+ * records a GPU's buffer peaks; fabsetup_deadlock() says what waits
+ * when nothing can move; fabsetup_free() releases the state (not the
+ * results).
+ */
+#ifndef FABSETUP_H
+#define FABSETUP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/dag.h"
+#include "model/planes.h"
+#include "model/sched.h"
+#include "records/heap.h"
+#include "sim/fablink.h"
+#include "sim/fabsim.h"
+
+enum { EV_COMPUTE, EV_FLOW, EV_ARRIVE, EV_START, EV_CUP, EV_CDOWN };
+
+struct fstask {
+	uint32_t	 pending;	/* dependencies not done */
+	uint32_t	 nextc;		/* next compute of its GPU */
+	uint32_t	 queue;		/* plan: its queue */
+	uint32_t	 plane;		/* plan: its plane */
+	uint32_t	 flow;
+	uint64_t	 pstart;	/* plan: not before */
+	uint8_t		 ready, started;
+};
+
+struct fsflow {
+	unsigned __int128 work;		/* bits x 10^12 left */
+	uint64_t	 rate, t0, lat;
+	uint32_t	 task, desc, ver;
+	uint8_t		 live, fresh;
+};
+
+struct fsqueue {				/* (plane, source, destination) */
+	uint32_t	 off, n, head;
+	uint8_t		 running, waiting;
+};
+
+struct fs {
+	const struct dag		*d;
+	const struct planes		*pl;
+	const struct schedule		*sc;
+	const struct fabsim_opts	*opt;
+	struct fabsim_out		*out;
+	char				*err;
+	size_t				 errlen;
+	int				 failed;
+	uint64_t			 now, seq;
+	struct heap			 h;
+	size_t				 done;
+	struct fstask			*ts;
+	size_t				*soff;
+	uint32_t			*succ;
+	uint32_t			*cur;		/* GPU: compute now */
+	uint8_t				*gbusy;
+	uint64_t			*free_at, *ready, *nic;
+	struct fsflow			*fl;
+	struct fabflow			*ff;
+	uint32_t			*freei;
+	size_t				 nfl, flcap, ffcap, nfree, freecap;
+	struct fablinks			 ls;
+	int				 dirty;
+	uint32_t			*moving;	/* per description */
+	uint64_t			*since;
+	struct fsqueue			*q;
+	uint32_t			*qtask;
+	size_t				 nq;
+	uint32_t			*gdesc;	/* per description: its group
+						   description, or UINT32_MAX */
+};
+
+void	fabsim_fail(struct fs *, const char *, ...)
+	    __attribute__((format(printf, 2, 3)));
+void	fabsim_push(struct fs *, uint64_t, int, uint32_t, uint32_t);
+void	fabsim_queue_try(struct fs *, uint32_t);
+
+int	fabsetup(struct fs *);
+int	fabsetup_links(struct fs *, uint32_t, struct fabflow *, uint32_t *,
+	    uint64_t *);
+void	fabsetup_circuit(struct fs *, int, uint32_t);
+void	fabsetup_peak(struct fs *, uint32_t);
+void	fabsetup_deadlock(struct fs *);
+void	fabsetup_free(struct fs *);
+
+#endif
