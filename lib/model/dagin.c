@@ -4,7 +4,9 @@
 
 #include "model/dag.h"
 #include "model/dagin.h"
+#include "model/fabric.h"
 #include "model/net.h"
+#include "model/netplanes.h"
 #include "model/taskfast.h"
 #include "model/taskio.h"
 #include "records/filter.h"
@@ -17,6 +19,7 @@ dagin_init(struct dagin *in)
 {
 	memset(in, 0, sizeof(*in));
 	dag_init(&in->dag);
+	fabric_init(&in->fab);
 	xxh64_init(&in->tasks);
 }
 
@@ -24,6 +27,25 @@ void
 dagin_free(struct dagin *in)
 {
 	dag_free(&in->dag);
+	fabric_free(&in->fab);
+}
+
+/* A tiered net, for a tool that takes one: the net holds its GPUs and,
+ * for the schedule's readers, its planes as switches. */
+static int
+read_planes(struct dagin *in, struct rec *r)
+{
+	uint32_t gpus;
+	uint64_t n;
+
+	if (netplanes_read(r, &gpus, &in->fab) != 0)
+		return -1;
+	n = fabric_planes(&in->fab, gpus);
+	memset(&in->net, 0, sizeof(in->net));
+	in->net.gpus = gpus;
+	in->net.switches = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+	in->tiered = 1;
+	return 0;
 }
 
 int
@@ -32,7 +54,10 @@ dagin_take(struct dagin *in, struct rec *r, const struct stream_rec *sr)
 	if (stream_rec_is(sr, "net")) {
 		if (in->have_net)
 			rec_fail(r, "a second net record");
-		else if (net_read(r, &in->net) == 0)
+		else if (in->planes_ok && netplanes_is(r)) {
+			if (read_planes(in, r) == 0)
+				in->have_net = 1;
+		} else if (net_read(r, &in->net) == 0)
 			in->have_net = 1;
 		return 1;
 	}

@@ -24,6 +24,12 @@
  * then writes the "omitted" record that says so (fluxocs(5)).  A
  * stream that has one is refused: its DAG is not there.
  *
+ * A tool that takes a tiered net (model/netplanes) sets planes_ok;
+ * when the stream holds one, tiered is set, fab holds its planes and
+ * net only its GPUs and, as switches, its number of planes (what the
+ * schedule's readers check plane numbers against): no rate, no tau.
+ * Other tools refuse such a net (net_read()).
+ *
  * dagin_unscheduled() is such a function for a scheduler's input: it
  * refuses a schedule, circuit, plan or solve record (the stream holds a
  * schedule already) and a result (it was simulated already).
@@ -32,6 +38,7 @@
 #define DAGIN_H
 
 #include "model/dag.h"
+#include "model/fabric.h"
 #include "model/net.h"
 #include "records/rec.h"
 #include <stdio.h>
@@ -43,6 +50,10 @@
 struct dagin {
 	struct net		net;
 	int			have_net;
+	int			planes_ok;	/* the tool's: it takes a
+						   tiered net */
+	int			tiered;		/* the net is one: */
+	struct fabric		fab;		/* its planes */
 	struct dag		dag;
 	struct filter_quick	quick;	/* the tool's, or { NULL } */
 	struct filter_omit	omit;	/* --own: on, and what was left out */

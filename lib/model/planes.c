@@ -128,3 +128,55 @@ planes_port(const struct planes *pl, size_t p, uint32_t g)
 		return g;
 	}
 }
+
+/* Ports of d a GPU sends by, each at d's rate (an uplink's: U of them). */
+static uint64_t
+ports_of(const struct plane_desc *d)
+{
+	return (uint64_t)d->count * (d->attach == ATTACH_UPLINK ? d->u : 1);
+}
+
+static uint64_t
+sat_add(uint64_t a, unsigned __int128 b)
+{
+	return b > UINT64_MAX - a ? UINT64_MAX : a + (uint64_t)b;
+}
+
+uint64_t
+planes_pair_bps(const struct planes *pl, uint32_t g, uint32_t h,
+    uint64_t *lat)
+{
+	const struct fabric *f = pl->fab;
+	uint64_t r = 0;
+	size_t i;
+
+	*lat = UINT64_MAX;
+	for (i = 0; i < f->n; i++) {
+		if (planes_unit(&f->d[i], g, h) < 0)
+			continue;
+		r = sat_add(r, (unsigned __int128)ports_of(&f->d[i]) *
+		    f->d[i].rate_bps);
+		if (f->d[i].latency_ps < *lat)
+			*lat = f->d[i].latency_ps;
+	}
+	if (*lat == UINT64_MAX)
+		*lat = 0;
+	return r;
+}
+
+uint64_t
+planes_gpu_bps(const struct planes *pl, uint32_t g)
+{
+	const struct fabric *f = pl->fab;
+	uint64_t r = 0;
+	size_t i;
+
+	for (i = 0; i < f->n; i++) {
+		const struct plane_desc *d = &f->d[i];
+
+		if (d->attach == ATTACH_GPUS && list_place(d, g) < 0)
+			continue;
+		r = sat_add(r, (unsigned __int128)ports_of(d) * d->rate_bps);
+	}
+	return r;
+}

@@ -55,6 +55,9 @@ void	planes_free(struct planes *);
 int64_t	planes_unit(const struct plane_desc *, uint32_t, uint32_t);
 size_t	planes_joining(const struct planes *, uint32_t, uint32_t,
 	    uint32_t *, size_t);
+uint64_t planes_pair_bps(const struct planes *, uint32_t, uint32_t,
+	    uint64_t *);
+uint64_t planes_gpu_bps(const struct planes *, uint32_t);
 int64_t	planes_port(const struct planes *, size_t, uint32_t);
 
 #endif

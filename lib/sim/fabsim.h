@@ -30,8 +30,10 @@
  * Statistics are kept per GPU (as sim.h's) and per description of the
  * fabric: bytes carried, time with a flow moving, reconfigurations (a
  * circuit set up on a port whose previous circuit on that plane had
- * another partner).  Peak NIC bytes are the bytes of transfers started
- * and not yet sent (the host hands them over as its plan starts them).
+ * another partner).  A GPU's buffer holds a transfer's bytes from the
+ * moment it is ready until its last byte is sent (whole transfers: no
+ * packets); its NIC holds them from the flow's start (the host hands
+ * them over as its plan starts them).
  *
  * Time is integer picoseconds; a flow's remaining work is kept exactly
  * (bits x 10^12).  Events are ordered by (time, sequence): runs are

@@ -5,6 +5,7 @@
 
 #include "model/dag.h"
 #include "model/net.h"
+#include "model/planes.h"
 #include "records/mem.h"
 #include "records/radix.h"
 #include "solve/fabbound.h"
@@ -15,7 +16,9 @@ typedef unsigned __int128 u128;
 
 struct fb {
 	const struct dag	*d;
-	const struct net	*net;
+	const struct net	*net;	/* the flat net, or NULL */
+	const struct planes	*pl;	/* or a tiered fabric's planes */
+	uint32_t		 gpus;
 	uint64_t		*head, *bl, *dur, *send;
 	uint32_t		*prev;		/* previous compute of its GPU */
 	struct fbrec		*r, *w;		/* transfers, and scratch */
@@ -40,12 +43,40 @@ add(uint64_t a, uint64_t b)
 	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
-/* The time bytes take at S*B, rounded down. */
+/* The time bytes take at rate bit/s, rounded down. */
 static uint64_t
-at_sb(const struct net *n, u128 bytes)
+at_rate(u128 bytes, u128 rate)
 {
-	return sat(bytes * 8 * PS_PER_S /
-	    ((u128)n->switches * n->bandwidth_bps));
+	return rate == 0 ? UINT64_MAX : sat(bytes * 8 * PS_PER_S / rate);
+}
+
+/* The most GPU g sends or receives: S*B, or all its ports. */
+static u128
+gpu_rate(const struct fb *f, uint32_t g)
+{
+	if (f->pl == NULL)
+		return (u128)f->net->switches * f->net->bandwidth_bps;
+	return planes_gpu_bps(f->pl, g);
+}
+
+/* A transfer's least time on the wire, and after it its latency. */
+static void
+wire(const struct fb *f, const struct dag_task *t, uint64_t *send,
+    uint64_t *lat)
+{
+	u128 r;
+
+	if (f->pl == NULL) {
+		*send = at_rate(t->amount, gpu_rate(f, t->gpu));
+		*lat = f->net->latency_ps;
+		return;
+	}
+	r = planes_pair_bps(f->pl, t->gpu, t->dst, lat);
+	if (gpu_rate(f, t->gpu) < r)
+		r = gpu_rate(f, t->gpu);
+	if (gpu_rate(f, t->dst) < r)
+		r = gpu_rate(f, t->dst);
+	*send = at_rate(t->amount, r);
 }
 
 /* Durations, and each compute's predecessor on its GPU. */
@@ -56,10 +87,11 @@ durations(struct fb *f)
 	uint32_t *last;
 	size_t i;
 
-	if ((last = malloc(((size_t)f->net->gpus + 1) * sizeof(*last))) ==
-	    NULL)
+	uint64_t lat;
+
+	if ((last = malloc(((size_t)f->gpus + 1) * sizeof(*last))) == NULL)
 		return -1;
-	for (i = 0; i < f->net->gpus; i++)
+	for (i = 0; i < f->gpus; i++)
 		last[i] = UINT32_MAX;
 	for (i = 0; i < d->n; i++) {
 		const struct dag_task *t = &d->t[i];
@@ -72,8 +104,8 @@ durations(struct fb *f)
 			last[t->gpu] = (uint32_t)i;
 			continue;
 		}
-		f->send[i] = at_sb(f->net, t->amount);
-		f->dur[i] = add(f->send[i], f->net->latency_ps);
+		wire(f, t, &f->send[i], &lat);
+		f->dur[i] = add(f->send[i], lat);
 	}
 	free(last);
 	return 0;
@@ -130,8 +162,9 @@ RADIX_GENERATE(radix, struct fbrec, key)
  * Equal starts go together, so their order does not matter.
  */
 static uint64_t
-sweep(struct fb *f, struct fbrec *r, size_t n)
+sweep(struct fb *f, struct fbrec *r, size_t n, uint32_t g)
 {
+	u128 rate = gpu_rate(f, g);
 	uint64_t best = 0, tail = UINT64_MAX, b;
 	u128 bytes = 0;
 	size_t i;
@@ -143,7 +176,7 @@ sweep(struct fb *f, struct fbrec *r, size_t n)
 			tail = r[i].tail;
 		if (i + 1 < n && r[i + 1].key == r[i].key)
 			continue;
-		b = add(add(~r[i].key, at_sb(f->net, bytes)), tail);
+		b = add(add(~r[i].key, at_rate(bytes, rate)), tail);
 		if (b > best)
 			best = b;
 	}
@@ -161,23 +194,23 @@ group(struct fb *f, int dir, size_t *cnt)
 	const struct dag *d = f->d;
 	size_t i, g, most = 1, *at;
 
-	memset(cnt, 0, ((size_t)f->net->gpus + 1) * sizeof(*cnt));
+	memset(cnt, 0, ((size_t)f->gpus + 1) * sizeof(*cnt));
 	for (i = 0; i < d->n; i++)
 		if (d->t[i].kind == DAG_TRANSFER)
 			cnt[(dir ? d->t[i].dst : d->t[i].gpu) + 1]++;
-	for (g = 0; g < f->net->gpus; g++) {
+	for (g = 0; g < f->gpus; g++) {
 		if (cnt[g + 1] > most)
 			most = cnt[g + 1];
 		cnt[g + 1] += cnt[g];
 	}
-	if (f->r == NULL && (f->r = mem_array(cnt[f->net->gpus] + 1,
+	if (f->r == NULL && (f->r = mem_array(cnt[f->gpus] + 1,
 	    sizeof(*f->r))) == NULL)
 		return -1;
 	free(f->w);
 	if ((f->w = malloc(most * sizeof(*f->w))) == NULL ||
-	    (at = malloc(((size_t)f->net->gpus + 1) * sizeof(*at))) == NULL)
+	    (at = malloc(((size_t)f->gpus + 1) * sizeof(*at))) == NULL)
 		return -1;
-	memcpy(at, cnt, ((size_t)f->net->gpus + 1) * sizeof(*at));
+	memcpy(at, cnt, ((size_t)f->gpus + 1) * sizeof(*at));
 	for (i = 0; i < d->n; i++) {
 		const struct dag_task *t = &d->t[i];
 
@@ -197,15 +230,15 @@ loads(struct fb *f, uint64_t *best)
 	uint64_t b;
 	int dir, rc = -1;
 
-	if ((cnt = malloc(((size_t)f->net->gpus + 1) * sizeof(*cnt))) ==
+	if ((cnt = malloc(((size_t)f->gpus + 1) * sizeof(*cnt))) ==
 	    NULL)
 		return -1;
 	for (dir = 0; dir < 2; dir++) {
 		if (group(f, dir, cnt) != 0)
 			goto out;
-		for (g = 0; g < f->net->gpus; g++)
-			if ((b = sweep(f, f->r + cnt[g], cnt[g + 1] - cnt[g])) >
-			    *best)
+		for (g = 0; g < f->gpus; g++)
+			if ((b = sweep(f, f->r + cnt[g], cnt[g + 1] - cnt[g],
+			    (uint32_t)g)) > *best)
 				*best = b;
 	}
 	rc = 0;
@@ -217,10 +250,11 @@ out:
 	return rc;
 }
 
-int
-fabbound(const struct dag *d, const struct net *net, uint64_t *out)
+static int
+bound(struct fb *fp, uint64_t *out)
 {
-	struct fb f = { .d = d, .net = net };
+	struct fb f = *fp;
+	const struct dag *d = f.d;
 	size_t n = d->n + 1;
 	int rc = -1;
 
@@ -247,4 +281,20 @@ out:
 	free(f.send);
 	free(f.prev);
 	return rc;
+}
+
+int
+fabbound(const struct dag *d, const struct net *net, uint64_t *out)
+{
+	struct fb f = { .d = d, .net = net, .gpus = net->gpus };
+
+	return bound(&f, out);
+}
+
+int
+fabbound_planes(const struct dag *d, const struct planes *pl, uint64_t *out)
+{
+	struct fb f = { .d = d, .pl = pl, .gpus = pl->gpus };
+
+	return bound(&f, out);
 }

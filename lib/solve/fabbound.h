@@ -18,6 +18,12 @@
  * The first is reached when transfers never share a GPU; the second
  * when one GPU's sending or receiving is the bottleneck.
  *
+ * fabbound_planes() is the same bound on a tiered fabric (BRIEF 2b):
+ * each transfer at the most its two GPUs have to each other (every
+ * plane joining them at full rate, no more than either GPU's ports in
+ * all) and the least latency of those planes, each GPU's loads over
+ * all its ports (model/planes: planes_pair_bps(), planes_gpu_bps()).
+ *
  * fabbound() writes the bound in *out and returns 0, or -1 when memory
  * runs out.  Work is O(t log t + d) for t tasks and d dependencies.  A
  * sum past 2^64 - 1 ps is taken as 2^64 - 1 (no run can end later
@@ -30,7 +36,10 @@
 
 #include "model/dag.h"
 #include "model/net.h"
+#include "model/planes.h"
 
 int	fabbound(const struct dag *, const struct net *, uint64_t *);
+int	fabbound_planes(const struct dag *, const struct planes *,
+	    uint64_t *);
 
 #endif

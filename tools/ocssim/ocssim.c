@@ -37,31 +37,6 @@
 #include "sim/sim.h"
 #include "sim/simctl.h"
 
-struct input {
-	struct dagin	 di;
-	struct schedule	 sc;
-	struct dagin	 nom;		/* -S: the plan's own DAG */
-	int		 have_nom;
-};
-
-struct args {
-	int		 fabric;	/* -1: from the stream */
-	int		 host;
-	uint64_t	 packet;
-	int		 verbose;
-	const char	*circuits;
-	int		 taskruns;
-	int		 own;		/* --own: not the DAG */
-	const char	*logpath;
-	double		 time_limit;
-	int		 replay;	/* enum simctl_policy */
-	const char	*plan_file;	/* -S: the schedule's stream */
-	int		 online;	/* -O */
-	uint64_t	 latency;	/* -O: decision latency, ps */
-	double		 budget;	/* -B: seconds per re-plan */
-	int		 every;		/* -E: every circuit event */
-};
-
 #define OPT_OWN	0x7f01	/* getopt_long's value of --own */
 
 static const char USAGE[] =
@@ -284,8 +259,8 @@ plan_from(struct input *in, const char *path)
 	in->have_nom = 1;
 }
 
-static void
-progress(void *arg, uint64_t done, uint64_t total, uint64_t now)
+void
+ocssim_progress(void *arg, uint64_t done, uint64_t total, uint64_t now)
 {
 	char t[UNITS_BUFSZ];
 
@@ -362,8 +337,9 @@ write_stats(msgpack_packer *pk, const struct sim_out *o,
 	}
 }
 
-static void
-write_runs(msgpack_packer *pk, const struct sim_out *o, size_t n)
+void
+ocssim_runs(msgpack_packer *pk, const uint64_t *start, const uint64_t *end,
+    size_t n)
 {
 	static const char *const keys[] = { "id", "start_ps", "end_ps" };
 	struct stream_writer *w = stream_packer_writer(pk);
@@ -372,15 +348,15 @@ write_runs(msgpack_packer *pk, const struct sim_out *o, size_t n)
 
 	for (i = 0; i < n; i++) {
 		v[0] = i;
-		v[1] = o->start[i];
-		v[2] = o->end[i];
+		v[1] = start[i];
+		v[2] = end[i];
 		if (w != NULL && stream_write_u64s(w, "taskrun", keys, v,
 		    3) == 0)
 			continue;
 		stream_pack_record(pk, "taskrun", 4);
 		stream_pack_ku64(pk, "id", i);
-		stream_pack_ku64(pk, "start_ps", o->start[i]);
-		stream_pack_ku64(pk, "end_ps", o->end[i]);
+		stream_pack_ku64(pk, "start_ps", start[i]);
+		stream_pack_ku64(pk, "end_ps", end[i]);
 	}
 }
 
@@ -551,7 +527,12 @@ main(int argc, char **argv)
 		die("out of memory");
 	t0 = wclock_now();
 	in.di.omit.on = a.own;
+	in.di.planes_ok = 1;
 	read_input(&in, w, argc - 1, argv + 1);
+	if (in.di.tiered) {
+		planes_sim(&in, &a, w);
+		return 0;
+	}
 	if (a.plan_file != NULL)
 		plan_from(&in, a.plan_file);
 	fabric = choose_fabric(&in, &a);
@@ -573,7 +554,7 @@ main(int argc, char **argv)
 	if (a.logpath != NULL && (opt.log = fopen(a.logpath, "w")) == NULL)
 		die("%s: %s", a.logpath, strerror(errno));
 	if (isatty(STDERR_FILENO))
-		opt.progress = progress;
+		opt.progress = ocssim_progress;
 	if (a.online)
 		rc = online_run(&in.di.dag, &in.nom.dag, &in.di.net, &in.sc,
 		    a.latency, a.budget, &opt, &out, &replans, err,
@@ -596,7 +577,7 @@ main(int argc, char **argv)
 	    replans);
 	write_stats(stream_packer(w), &out, &in.di.net, fabric);
 	if (a.taskruns)
-		write_runs(stream_packer(w), &out, in.di.dag.n);
+		ocssim_runs(stream_packer(w), out.start, out.end, in.di.dag.n);
 	if ((rc = stream_writer_close(w)) != 0)
 		die("write error: %s", strerror(rc));
 	if (a.verbose)

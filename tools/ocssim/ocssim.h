@@ -1,6 +1,13 @@
 /*
  * ocssim.h: the parts of ocssim(1) in files of their own.
  *
+ * ocssim_runs() writes a taskrun record a task; ocssim_progress() is
+ * the progress line on stderr.  planes_sim() is ocssim on a tiered fabric (the stream's net has
+ * planes): -f ideal, or the one-shot plan of the stream, through
+ * lib/sim/fabsim; it writes the result, a gpustat per GPU and, when
+ * asked, the taskruns, and exits on what it cannot run (the options
+ * of the flat net's simulator alone: -R, -S, -O, -H, -E, -l, -c).
+ *
  * online_run() is online Flux (ocssim -O, "Online Flux" in ocssim(1)):
  * the one-shot schedule sc, a plan made for the DAG nom, runs on real
  * (a DAG of the same shape whose amounts differ) by its order, as soon
@@ -38,11 +45,43 @@
 #include "model/dag.h"
 #include "model/net.h"
 #include "model/sched.h"
+#include "model/dagin.h"
+#include "records/stream.h"
 #include "sim/sim.h"
+
+struct input {
+	struct dagin	 di;
+	struct schedule	 sc;
+	struct dagin	 nom;		/* -S: the plan's own DAG */
+	int		 have_nom;
+};
+
+struct args {
+	int		 fabric;	/* -1: from the stream */
+	int		 host;
+	uint64_t	 packet;
+	int		 verbose;
+	const char	*circuits;
+	int		 taskruns;
+	int		 own;		/* --own: not the DAG */
+	const char	*logpath;
+	double		 time_limit;
+	int		 replay;	/* enum simctl_policy */
+	const char	*plan_file;	/* -S: the schedule's stream */
+	int		 online;	/* -O */
+	uint64_t	 latency;	/* -O: decision latency, ps */
+	double		 budget;	/* -B: seconds per re-plan */
+	int		 every;		/* -E: every circuit event */
+};
 
 int	online_run(const struct dag *, const struct dag *, const struct net *,
 	    const struct schedule *, uint64_t, double,
 	    const struct sim_opts *, struct sim_out *, uint32_t *, char *,
 	    size_t);
+
+void	ocssim_runs(msgpack_packer *, const uint64_t *, const uint64_t *,
+	    size_t);
+void	ocssim_progress(void *, uint64_t, uint64_t, uint64_t);
+void	planes_sim(struct input *, const struct args *, struct stream_writer *);
 
 #endif
