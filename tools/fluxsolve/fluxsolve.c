@@ -25,8 +25,10 @@
 #include "records/die.h"
 #include "records/rec.h"
 #include "records/stream.h"
+#include "records/wclock.h"
 #include "records/units.h"
 #include "solve/fsolve.h"
+#include "fluxsolve.h"
 #include "solve/greedy.h"
 #include "solve/milp.h"
 #include "solve/wsolve.h"
@@ -85,6 +87,8 @@ read_input(struct dagin *in, struct stream_writer *w, int argc,
 	if (dagin_read(in, stdin, "stdin", w, "fluxsolve", argc, argv,
 	    dagin_unscheduled, NULL, err, sizeof(err)) != 0)
 		die("%s", err);
+	if (in->tiered)
+		return;
 	if (horizon_total(&in->dag, &in->net, &total) == 0)
 		return;
 	die("stdin: the tasks in series take at least %s ps with a "
@@ -362,6 +366,7 @@ main(int argc, char **argv)
 	struct sigaction sa;
 	struct fsolve fs;
 	struct dagin in;
+	double t0;
 
 	die_init("fluxsolve");
 	dagin_init(&in);
@@ -370,7 +375,14 @@ main(int argc, char **argv)
 	die_if_tty();
 	if ((w = stream_writer(stdout)) == NULL)
 		die("out of memory");
+	in.planes_ok = 1;
+	t0 = wclock_now();
 	read_input(&in, w, argc - 1, argv + 1);
+	if (in.tiered) {
+		planes_solve(&in, &o, w, t0);
+		dagin_free(&in);
+		return 0;
+	}
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_int;
 	sa.sa_flags = SA_RESETHAND;

@@ -1,0 +1,44 @@
+/*
+ * fabgreedy: Flux's greedy list scheduler on the planes of a tiered
+ * fabric (BRIEF section 2b), a plan that lib/sim/fabsim replays
+ * exactly.
+ *
+ * Tasks are taken in order of the time they become ready (ties by id);
+ * a GPU's computes run in task order, each as soon as it is ready.  A
+ * transfer from g to h goes on the plane joining them (model/planes)
+ * where it ends first (ties: the lowest plane), atomic, at the plane's
+ * rate (an uplink's no faster than the GPUs' links into their groups):
+ *   - it holds its ports' send and receive sides alone while it runs
+ *     (an uplink's: its group's side of the plane, and the GPUs' ports
+ *     on their group planes), so no two flows of the plan share a link
+ *     and the simulator's max-min sharing gives each the rate planned;
+ *   - an oversubscribed eps plane runs at most ports x den / num flows
+ *     at once (at least one), so its core never binds;
+ *   - on an ocs plane it needs the circuit of its two ports: kept while
+ *     it stands, or made anew, the ports' old circuits taken down after
+ *     their last transfer and the new one up tau later (the port model;
+ *     a port's first circuit is there from time 0).
+ * Eps planes need no circuit and pay no tau.
+ *
+ * fabgreedy_run() appends the circuits and the plans (task, plane,
+ * start) to sc, a one-shot direct schedule (the caller's, initialised),
+ * and writes the makespan in *makespan.  It refuses what it cannot plan
+ * so (an ocs plane under the switch model, an ocs uplink plane with more
+ * than one port per group) and returns -1 with a message in the
+ * caller's buffer, as out of memory; else 0.  Work is O(t log t + d + t
+ * x p) for t tasks, d dependencies and p planes joining a pair.
+ */
+#ifndef FABGREEDY_H
+#define FABGREEDY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/dag.h"
+#include "model/planes.h"
+#include "model/sched.h"
+
+int	fabgreedy_run(const struct dag *, const struct planes *,
+	    struct schedule *, uint64_t *, char *, size_t);
+
+#endif

@@ -1,0 +1,123 @@
+#!/usr/bin/env bats
+# Tiered fabrics downstream of dagbuild (BRIEF 2b): fluxsolve plans the
+# planes, ocssim replays the plan to fluxsolve's objective on every
+# preset, -f ideal on the paper's net written as planes gives the flat
+# simulator's makespan and bound, the result names each plane, and
+# what does not run on planes yet is refused with the reason.
+
+load helpers
+
+# solve FILE KEY, result FILE KEY: one key of the solve or result record.
+solve() {
+	records "$1" solve | jq -r ".$2"
+}
+
+result() {
+	records "$1" result | jq -r ".$2"
+}
+
+@test "tiered: on every preset, ocssim replays fluxsolve's plan to its objective, above the bound" {
+	for f in $(dagbuild --fabric=list | awk '/^[a-z]/ { print $1 }'); do
+		case $f in
+		gb200*)	tracegen -l 1 -t 8 -d 18 ;;
+		*)	tracegen -l 1 -t 8 -d 4 ;;
+		esac | dagbuild --fabric="$f" > d.mp
+		fluxsolve < d.mp > f.mp
+		ocssim < f.mp > r.mp
+		obj=$(solve f.mp objective_ps)
+		bound=$(solve f.mp bound_ps)
+		echo "$f: objective $obj, makespan $(result r.mp makespan_ps), bound $bound"
+		[ "$(result r.mp makespan_ps)" = "$obj" ]
+		[ "$bound" -le "$obj" ]
+		# the paper's bound is fluxsolve's own, proved by its search
+		[ "$f" = paper ] ||
+		    [ "$(result r.mp lower_bound_ps)" = "$bound" ]
+		[ "$(result r.mp lower_bound_ps)" -le "$bound" ]
+		[ "$(result r.mp makespan_ps)" -ge "$(result \
+		    <(ocssim -f ideal < d.mp) lower_bound_ps)" ]
+	done
+}
+
+@test "tiered: random DAGs on random tiered fabrics: replay = objective, bound below both" {
+	# fabrics in which some plane joins every pair (no routing needed)
+	local fabs=(
+	    'eps group:2 rate=100Gbps\nocs uplink:2:1 count=2 rate=40Gbps tau=3ns'
+	    'eps group:4 rate=90Gbps\nocs uplink:4:1 rate=70Gbps tau=2ns\neps uplink:4:2 rate=10Gbps oversub=3'
+	    'ocs all count=2 rate=50Gbps tau=5ns radix=8\neps all rate=20Gbps oversub=2'
+	    'eps group:4 rate=100Gbps latency=1ns\nocs rail:4 count=2 rate=30Gbps tau=4ns\neps all rate=60Gbps oversub=1.5'
+	    'ocs rail:2 rate=40Gbps tau=1ns\nocs all rate=10Gbps tau=7ns latency=2ps\neps gpus:0-3 rate=30Gbps')
+	local i
+	for ((i = 0; i < 40; i++)); do
+		printf "${fabs[i % 5]}\n" > fab
+		tracegen -l 1 -t 2 -d 4 | dagbuild --fabric=fab > n.mp
+		{ hdr | sed 's/"minor":1/"minor":2/'
+		  records n.mp net
+		  randtasks 8 10 6; } | pack > d.mp
+		fluxsolve < d.mp > f.mp
+		ocssim < f.mp > r.mp
+		echo "fabric $((i % 5)): $(solve f.mp objective_ps) $(result r.mp makespan_ps) $(solve f.mp bound_ps)"
+		[ "$(result r.mp makespan_ps)" = "$(solve f.mp objective_ps)" ]
+		[ "$(solve f.mp bound_ps)" -le "$(solve f.mp objective_ps)" ]
+		ocssim -f ideal < d.mp > i.mp
+		[ "$(result i.mp lower_bound_ps)" = "$(solve f.mp bound_ps)" ]
+		[ "$(result i.mp lower_bound_ps)" -le "$(result i.mp makespan_ps)" ]
+	done
+}
+
+@test "tiered: the paper's net written as planes gives the flat ideal's makespan and bound" {
+	printf 'ocs all count=2 rate=800Gbps tau=10us radix=1024\n' > p.fab
+	tracegen -l 2 -t 4 -d 4 > ops.mp
+	dagbuild --fabric=p.fab < ops.mp > planes.mp
+	dagbuild < ops.mp > flat.mp
+	ocssim -f ideal < planes.mp > a.mp
+	ocssim -f ideal < flat.mp > b.mp
+	[ "$(result a.mp makespan_ps)" = "$(result b.mp makespan_ps)" ]
+	[ "$(result a.mp lower_bound_ps)" = "$(result b.mp lower_bound_ps)" ]
+	[ "$(result a.mp bytes_sent)" = "$(result b.mp bytes_sent)" ]
+}
+
+@test "tiered: the result names every plane with its kind, count, bytes and busy time" {
+	tracegen -l 1 -t 8 -d 4 | dagbuild --fabric=hgx-h100-rail-eps |
+	    fluxsolve | ocssim > r.mp
+	run jq -r '.planes[] | "\(.plane) \(.kind) \(.planes)"' \
+	    <(records r.mp result)
+	assert_output 'eps group:8 rate=3.6Tbps eps 4
+ocs rail:8 rate=200Gbps tau=10us radix=320 ocs 8
+eps all rate=200Gbps eps 1'
+	# every byte sent went over one plane; TP stays in NVLink
+	[ "$(records r.mp result | jq '[.planes[].bytes] | add')" = \
+	    "$(result r.mp bytes_sent)" ]
+	[ "$(records r.mp result | jq '.planes[0].bytes > 0 and
+	    .planes[0].busy_ps > 0')" = true ]
+	[ "$(result r.mp reconfigs)" = \
+	    "$(records r.mp result | jq '[.planes[].reconfigs] | add')" ]
+}
+
+@test "tiered: what does not run on planes yet is refused, naming the fabric" {
+	tracegen -l 1 -t 8 -d 2 | dagbuild --fabric=hgx-h100-rail > d.mp
+	run fluxsolve -m exact < d.mp
+	assert_failure 1
+	assert_output --partial 'fluxsolve: -m exact: the net is a tiered fabric (hgx-h100-rail)'
+	fluxsolve < d.mp > f.mp
+	for o in '-R hold' '-H unaware' '-E' '-S f.mp'; do
+		run ocssim $o < f.mp
+		assert_failure
+		assert_output --partial "the net is a tiered fabric (hgx-h100-rail)"
+	done
+	run ocssim < d.mp
+	assert_failure 1
+	assert_output --partial 'no schedule record'
+	run rotorsched < d.mp
+	assert_failure 1
+	assert_output --partial 'tiered fabric'
+}
+
+@test "tiered: a plan that lacks a circuit is a deadlock that names the plane" {
+	tracegen -l 1 -t 8 -d 2 | dagbuild --fabric=hgx-h100-rail > d.mp
+	fluxsolve < d.mp > f.mp
+	report --dump f.mp | jq -c 'select(.type != "circuit" and .type != "end")' |
+	    pack > nocirc.mp
+	run ocssim < nocirc.mp
+	assert_failure 1
+	assert_output --regexp 'ocssim: deadlock at [0-9]+ ps: .* waits for a circuit on plane [0-9]+'
+}
