@@ -88,16 +88,25 @@ checkout() {
 	done
 	# what they made: the first pipeline's table, the trace's run, the
 	# report outputs and the studies asked for
-	grep -q '^llama3-8b 8L tp4 dp2  flux  *10us  109.200 ms' "$T/out3"
+	grep -q '^llama3-8b 8L tp4 dp2  2x800Gbps  flux  *10us  109.200 ms' "$T/out3"
 	[ -s ops.msgpack ] && [ -s moe.msgpack ] && [ -s trace.msgpack ]
+	# the tiered run: its rows are the README's table (the second
+	# fenced block), and the summary names the planes
+	awk '/^```$/ { c++; next } c == 3' "$TOP/README.md" |
+	    sed 1d | tr -s ' ' > tiered.txt
+	[ "$(wc -l < tiered.txt)" -eq 2 ]
+	grep '^llama3-8b .* hgx-h100-rail ' "$T/out4" | awk '{ print $1, $2, $3, $4, $5,
+	    $6, $7, $8, $9, $10, $11, $18, $19, $20 }' | tr -s ' ' |
+	    diff tiered.txt -
+	grep -q '^    ocs rail:8 rate=400Gbps tau=10us radix=320 (8 planes)$' "$T/out4"
 	[ -s runs.csv ] && [ -s runs.json ] && [ -s timeline.svg ]
 	# the --own run, tabled beside the kept rows, relates to their
 	# ideal run (x ideal) and their schedules (x best)
-	cat "$T"/out* | grep -Eq '^llama3-8b 8L tp4 dp2 +solstice/direct +10us +[0-9.]+ ms +1\.[0-9]{2} +1\.[0-9]{2} +1\.[0-9]{2} .* solstice\.msgpack$'
+	cat "$T"/out* | grep -Eq '^llama3-8b 8L tp4 dp2 +2x800Gbps +solstice/direct +10us +[0-9.]+ ms +1\.[0-9]{2} +1\.[0-9]{2} +1\.[0-9]{2} .* solstice\.msgpack$'
 	[ "$(wc -c < solstice.msgpack)" -lt 20000 ]
 	ls fig-*.png
 	out=results/study/table.txt
-	grep -q 'llama3-8b 1L tp4 dp2  flux ' "$out"
+	grep -q 'llama3-8b 1L tp4 dp2  2x800Gbps  flux ' "$out"
 	[ "$(grep -c '^llama3-8b' "$out")" -eq 1 ]
 	"$FLUXOCS_RELBIN/report" -s results/study/l1-tau1ms-flux.msgpack |
 	    grep -qx '  made by: fluxsolve -w milp -s cbc -T 10'

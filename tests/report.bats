@@ -119,7 +119,7 @@ golden() {
 	run golden
 	assert_success
 	assert_output "$(cat "$DATA/report-table.txt")"
-	assert_line --index 2 --regexp '^llama3-8b 1L tp2 dp2 +greedy +10us +26\.314 ms +1\.06 +1\.06 +1\.00 +120\.0 MiB +8\.0 KiB +plan +2 +optimal +0\.000% +run-greedy\.msgpack$'
+	assert_line --index 2 --regexp '^llama3-8b 1L tp2 dp2 +2x800Gbps +greedy +10us +26\.314 ms +1\.06 +1\.06 +1\.00 +120\.0 MiB +8\.0 KiB +plan +2 +optimal +0\.000% +run-greedy\.msgpack$'
 }
 
 @test "report: --csv and --json of the golden runs match, and parse" {
@@ -130,7 +130,7 @@ golden() {
 	run bash -c "jq -r '[.scheduler, .makespan_ps, .x_ideal] | @csv' out.json"
 	assert_line --index 1 '"greedy",26314499939,1.0572999699069112'
 	run awk -F, '{ print NF }' out.csv
-	assert_output "$(printf '26\n%.0s' 1 2 3 4 5)"
+	assert_output "$(printf '27\n%.0s' 1 2 3 4 5)"
 }
 
 @test "report: the golden runs still come from the tools" {
@@ -214,18 +214,18 @@ d.mp,m,2,1,2,1,rotor,direct,1000000,300000000,,,3145728,7,,,,,,,,,,,false'
 	run bash -c "report --csv a.mp b.mp c.mp d.mp e.mp | cut -d, -f26 | grep -Ec '^[0-9a-f]{16}$'"
 	assert_output 5
 	run report a.mp c.mp
-	assert_output 'workload      scheduler     tau   iteration  x ideal  x bound  x best  peak buffer  nic buffer  host  reconfigs  solve  gap  file
-m 2L tp1 dp2  rotor/direct  1us  212.000 us     2.12        -       -      3.0 MiB           -  -             7  -        -  a.mp
-m 2L tp1 dp2  ideal         1us  100.000 us     1.00        -    0.47      3.0 MiB           -  -             7  -        -  c.mp'
+	assert_output 'workload      fabric     scheduler     tau   iteration  x ideal  x bound  x best  peak buffer  nic buffer  host  reconfigs  solve  gap  file
+m 2L tp1 dp2  1x800Gbps  rotor/direct  1us  212.000 us     2.12        -       -      3.0 MiB           -  -             7  -        -  a.mp
+m 2L tp1 dp2  1x800Gbps  ideal         1us  100.000 us     1.00        -    0.47      3.0 MiB           -  -             7  -        -  c.mp'
 }
 
 @test "report: a stream without a result is a row of dashes; without a workload too" {
 	run report "$DATA/dagbuild-l1-t2-d2.msgpack"
 	assert_success
-	assert_line --index 1 --regexp '^llama3-8b 1L tp2 dp2 +- +10us +- +- +- +- +- +- +- +- +- +- +/'
+	assert_line --index 1 --regexp '^llama3-8b 1L tp2 dp2 +2x800Gbps +- +10us +- +- +- +- +- +- +- +- +- +- +/'
 	hdr | mk h.mp
 	run bash -c "report --json h.mp | jq -c 'del(.dag)'"
-	assert_output '{"file":"h.mp","model":null,"layers":null,"tp":null,"dp":null,"pp":null,"scheduler":null,"mode":null,"tau_ps":null,"makespan_ps":null,"x_ideal":null,"x_best":null,"peak_buffer_bytes":null,"reconfigs":null,"status":null,"gap":null,"bound_ps":null,"lower_bound_ps":null,"x_bound":null,"peak_nic_bytes":null,"nic_host":null,"packet_bytes":null,"trace":null,"ranks":null,"placed":false}'
+	assert_output '{"file":"h.mp","model":null,"layers":null,"tp":null,"dp":null,"pp":null,"scheduler":null,"mode":null,"tau_ps":null,"makespan_ps":null,"x_ideal":null,"x_best":null,"peak_buffer_bytes":null,"reconfigs":null,"status":null,"gap":null,"bound_ps":null,"lower_bound_ps":null,"x_bound":null,"peak_nic_bytes":null,"nic_host":null,"packet_bytes":null,"trace":null,"ranks":null,"placed":false,"fabric":null}'
 	run bash -c "report --json h.mp | jq -r .dag"
 	assert_output --regexp '^[0-9a-f]{16}$'
 }
@@ -433,7 +433,7 @@ rotor,direct,plan
 rotor,direct,circuit
 rotor,direct,unaware
 ideal,,circuit'
-	run bash -c "report placed.mp circuit.mp both.mp ideal.mp | awk 'NR > 1 { print \$5 }'"
+	run bash -c "report placed.mp circuit.mp both.mp ideal.mp | awk 'NR > 1 { print \$6 }'"
 	assert_output 'rotor/direct+placed
 rotor/direct@circuit
 rotor/direct+placed@unaware

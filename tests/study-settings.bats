@@ -119,11 +119,11 @@ study: st/l1-tau10us.dag.msgpack: made by other settings'
 	done
 	# the table, its CSV and JSON: these runs, and the settings
 	run cat out
-	assert_line --index 0 --regexp '^workload +scheduler '
-	assert_line --index 1 --regexp '^llama3-8b 1L tp2 dp4 +ideal +10us '
-	assert_line --index 2 --regexp '^llama3-8b 1L tp2 dp4 +flux +10us '
-	assert_line --index 3 --regexp '^llama3-8b 1L tp2 dp4 +bvn/direct +10us '
-	assert_line --index 4 --regexp '^llama3-8b 1L tp2 dp4 +rotor/direct\+placed +10us '
+	assert_line --index 0 --regexp '^workload +fabric +scheduler '
+	assert_line --index 1 --regexp '^llama3-8b 1L tp2 dp4 +2x800Gbps +ideal +10us '
+	assert_line --index 2 --regexp '^llama3-8b 1L tp2 dp4 +2x800Gbps +flux +10us '
+	assert_line --index 3 --regexp '^llama3-8b 1L tp2 dp4 +2x800Gbps +bvn/direct +10us '
+	assert_line --index 4 --regexp '^llama3-8b 1L tp2 dp4 +2x800Gbps +rotor/direct\+placed +10us '
 	assert_line --index 5 "settings: tools $t; TP=2 DP=4 FLUXSOLVE_ARGS=\"-T 1\" PLACE_EVALS=30; each run's whole pipeline in FILE.cmd"
 	run jq -sc 'map([.file, .tp, .dp])' st/runs.json
 	assert_output '[["st/l1-tau10us-ideal.msgpack",2,4],["st/l1-tau10us-flux.msgpack",2,4],["st/l1-tau10us-bvn.msgpack",2,4],["st/l1-tau10us-rotor-placed.msgpack",2,4]]'

@@ -16,10 +16,10 @@ setup_file() {
 @test "study: one command runs 88 pipelines, then prints the table and the plots" {
 	assert_equal "$(cat "$BATS_FILE_TMPDIR/rc")" 0
 	run cat "$BATS_FILE_TMPDIR/out"
-	assert_line --index 0 --regexp '^workload +scheduler +tau +iteration +x ideal +x bound +x best +peak buffer +nic buffer +host +reconfigs +solve +gap +file$'
-	assert_line --index 1 --regexp '^llama3-8b 8L tp4 dp2 +ideal +1us +102\.867 ms +1\.00 +1\.02 '
-	assert_line --index 4 --regexp '^llama3-8b 8L tp4 dp2 +rotor/direct\+placed +1us '
-	assert_line --index 88 --regexp '^llama3-8b 16L tp4 dp2 +bvn/direct@circuit +1ms '
+	assert_line --index 0 --regexp '^workload +fabric +scheduler +tau +iteration +x ideal +x bound +x best +peak buffer +nic buffer +host +reconfigs +solve +gap +file$'
+	assert_line --index 1 --regexp '^llama3-8b 8L tp4 dp2 +2x800Gbps +ideal +1us +102\.867 ms +1\.00 +1\.02 '
+	assert_line --index 4 --regexp '^llama3-8b 8L tp4 dp2 +2x800Gbps +rotor/direct\+placed +1us '
+	assert_line --index 88 --regexp '^llama3-8b 16L tp4 dp2 +2x800Gbps +bvn/direct@circuit +1ms '
 	assert_line "table: $S/table.txt (also $S/runs.csv, $S/runs.json)"
 	assert_line "  $S/study-iteration.png"
 	assert_line "  $S/study-nic.png"
@@ -146,10 +146,11 @@ l1-tau10us.dag.msgpack.cmd'
 	# The README keeps scheduler, tau, iteration, x bound, x best, nic
 	# buffer, reconfigs and solve status of some 8-layer rows; the status
 	# depends on the time limit, so it is not compared.
-	sed -n '/^```$/,/^```$/p' "$TOP/README.md" | awk 'NR > 2 && !/^```/' > readme.txt
+	# the first fenced block: the study's rows, under their head
+	awk '/^```$/ { c++; next } c == 1' "$TOP/README.md" | awk 'NR > 1' > readme.txt
 	[ "$(wc -l < readme.txt)" -eq 9 ] || fail "README has $(wc -l < readme.txt) rows"
 	awk '/^llama3-8b 8L/ {
-		print $5, $6, $7, $8, $10, $11, $14, $15, $17
+		print $6, $7, $8, $9, $11, $12, $15, $16, $18
 	}' "$S/table.txt" > study.txt
 	while read -r sched tau it unit xb xbest nic nicu reconf _; do
 		grep -qxF "$sched $tau $it $unit $xb $xbest $nic $nicu $reconf" study.txt ||

@@ -34,6 +34,7 @@ struct run {
 	int		 placed;	/* ranks not on their own ports */
 	uint64_t	 tau_ps;
 	int		 has_net;
+	char		*fabric;	/* "2x800Gbps", or a tiered one's name */
 	int		 has_result;
 	uint64_t	 makespan_ps;
 	uint64_t	 buffer_bytes;
@@ -65,7 +66,7 @@ int	 report_walk(struct stream_reader *, int,
 	    int (*)(void *, const struct stream_rec *, struct rec *), void *,
 	    char *, size_t);
 
-#define RUNS_NKEY	26
+#define RUNS_NKEY	27
 extern const char *const runs_keys[RUNS_NKEY];
 
 int	 runs_read(struct runs *, struct stream_reader *, const char *,

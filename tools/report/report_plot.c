@@ -170,6 +170,9 @@ panels(const struct runs *rs, struct plot *pl)
 			p->group = u->group;
 			p->has = xcalloc(pl->nm.n, 1);
 			runs_workload(u, p->title, NAMESZ);
+			if (u->fabric != NULL)
+				snprintf(p->title + strlen(p->title), NAMESZ -
+				    strlen(p->title), " on %.60s", u->fabric);
 		}
 		p = &pl->p[pl->np - 1];
 		extend(p, u);

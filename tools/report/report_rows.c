@@ -426,7 +426,7 @@ with(struct rowin *ri, size_t k, int present)
 enum { K_FILE, K_MODEL, K_LAYERS, K_TP, K_DP, K_PP, K_SCHED, K_MODE,
 	K_TAU, K_MAKESPAN, K_XIDEAL, K_XBEST, K_BUFFER, K_RECONF, K_STATUS,
 	K_GAP, K_BOUND, K_LB, K_XBOUND, K_NIC, K_HOST, K_PACKET, K_TRACE,
-	K_RANKS, K_PLACED, K_DAG };
+	K_RANKS, K_PLACED, K_DAG, K_FABRIC };
 
 static int
 take_workload(struct rowin *ri, struct run *u)
@@ -459,7 +459,9 @@ take_result(struct rowin *ri, struct run *u)
 	u->has_net = !ri->f[K_TAU].null;
 	u->has_result = !ri->f[K_MAKESPAN].null;
 	r = u->has_result;
-	if ((u->has_net && get_u64(ri, K_TAU, &u->tau_ps)) ||
+	if (with(ri, K_FABRIC, u->has_net) || get_str(ri, K_FABRIC,
+	    &u->fabric) ||
+	    (u->has_net && get_u64(ri, K_TAU, &u->tau_ps)) ||
 	    (r && get_u64(ri, K_MAKESPAN, &u->makespan_ps)) ||
 	    with(ri, K_BUFFER, r) || with(ri, K_RECONF, r) ||
 	    (r && (get_u64(ri, K_BUFFER, &u->buffer_bytes) ||

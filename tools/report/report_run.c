@@ -12,7 +12,7 @@ const char *const runs_keys[RUNS_NKEY] = {
 	"tau_ps", "makespan_ps", "x_ideal", "x_best", "peak_buffer_bytes",
 	"reconfigs", "status", "gap", "bound_ps", "lower_bound_ps", "x_bound",
 	"peak_nic_bytes", "nic_host", "packet_bytes", "trace", "ranks",
-	"placed", "dag"
+	"placed", "dag", "fabric"
 };
 
 void
@@ -28,6 +28,7 @@ runs_free(struct runs *rs)
 		free(rs->v[i].mode);
 		free(rs->v[i].status);
 		free(rs->v[i].host);
+		free(rs->v[i].fabric);
 	}
 	free(rs->v);
 	rs->v = NULL;

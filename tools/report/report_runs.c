@@ -110,6 +110,9 @@ take_planes(struct run *u, struct rec *r, uint64_t h)
 	if (netplanes_read(r, &gpus, &f) != 0)
 		return h;
 	u->has_net = 1;
+	free(u->fabric);
+	u->fabric = xstrdup(strrchr(f.name, '/') != NULL ?
+	    strrchr(f.name, '/') + 1 : f.name);
 	v[0] = gpus;
 	h = fnv_u64s(h, v, 1);
 	for (i = 0; i < f.n; i++) {
@@ -139,9 +142,21 @@ take_planes(struct run *u, struct rec *r, uint64_t h)
 	return h;
 }
 
+/* The flat net by its figures: "2x800Gbps". */
+static char *
+flat_name(const struct net *n, char *buf, size_t len)
+{
+	char r[UNITS_BUFSZ];
+
+	snprintf(buf, len, "%ux%s", n->switches, units_fmt_rate(r, sizeof(r),
+	    n->bandwidth_bps));
+	return buf;
+}
+
 static uint64_t
 take_net(struct run *u, struct rec *r, uint64_t h)
 {
+	char name[2 * UNITS_BUFSZ];
 	struct net n;
 	uint64_t v[5];
 
@@ -151,6 +166,8 @@ take_net(struct run *u, struct rec *r, uint64_t h)
 		return h;
 	u->has_net = 1;
 	u->tau_ps = n.reconfig_ps;
+	free(u->fabric);
+	u->fabric = xstrdup(flat_name(&n, name, sizeof(name)));
 	v[0] = n.gpus;
 	v[1] = n.switches;
 	v[2] = n.bandwidth_bps;
@@ -373,16 +390,16 @@ runs_series(const struct run *u, char *buf, size_t n)
 
 /* The table. */
 
-#define NCOL	14	/* the last, the file, is printed whole */
+#define NCOL	15	/* the last, the file, is printed whole */
 #define CELL	128
 
 static const char *const heads[NCOL] = {
-	"workload", "scheduler", "tau", "iteration", "x ideal", "x bound",
-	"x best", "peak buffer", "nic buffer", "host", "reconfigs", "solve",
-	"gap", "file"
+	"workload", "fabric", "scheduler", "tau", "iteration", "x ideal",
+	"x bound", "x best", "peak buffer", "nic buffer", "host", "reconfigs",
+	"solve", "gap", "file"
 };
-static const int leftcol[NCOL] = { 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0,
-	1 };
+static const int leftcol[NCOL] = { 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1,
+	0, 1 };
 
 /* "llama3-8b 8L tp4 dp2": the workload in a few words. */
 char *
@@ -457,26 +474,28 @@ cells(const struct run *u, char c[NCOL][CELL])
 	for (i = 0; i < NCOL; i++)
 		snprintf(c[i], CELL, "-");
 	runs_workload(u, c[0], CELL);
-	runs_series(u, c[1], CELL);
+	if (u->fabric != NULL)
+		snprintf(c[1], CELL, "%.60s", u->fabric);
+	runs_series(u, c[2], CELL);
 	if (u->has_net)
-		units_fmt_time(c[2], CELL, u->tau_ps);
+		units_fmt_time(c[3], CELL, u->tau_ps);
 	if (u->has_result) {
-		time_cell(u->makespan_ps, c[3]);
-		ratio_cell(u->x_ideal, c[4]);
-		ratio_cell(u->x_bound, c[5]);
-		ratio_cell(u->x_best, c[6]);
-		size_cell(u->buffer_bytes, c[7]);
+		time_cell(u->makespan_ps, c[4]);
+		ratio_cell(u->x_ideal, c[5]);
+		ratio_cell(u->x_bound, c[6]);
+		ratio_cell(u->x_best, c[7]);
+		size_cell(u->buffer_bytes, c[8]);
 		if (u->has_nic) {
-			size_cell(u->nic_bytes, c[8]);
-			snprintf(c[9], CELL, "%.20s", u->host ? u->host : "-");
+			size_cell(u->nic_bytes, c[9]);
+			snprintf(c[10], CELL, "%.20s", u->host ? u->host : "-");
 		}
-		snprintf(c[10], CELL, "%llu", (unsigned long long)u->reconfigs);
+		snprintf(c[11], CELL, "%llu", (unsigned long long)u->reconfigs);
 	}
 	if (u->has_solve) {
-		snprintf(c[11], CELL, "%.20s", u->status ? u->status : "-");
-		snprintf(c[12], CELL, "%.3f%%", 100 * u->gap);
+		snprintf(c[12], CELL, "%.20s", u->status ? u->status : "-");
+		snprintf(c[13], CELL, "%.3f%%", 100 * u->gap);
 	}
-	c[13][0] = '\0';
+	c[14][0] = '\0';
 }
 
 static void
@@ -588,6 +607,8 @@ vals(const struct run *u, struct val *v, char *dag, size_t n)
 	v[24].u = u->placed != 0;
 	snprintf(dag, n, "%016llx", (unsigned long long)u->dag);
 	S(25, dag);
+	if (u->has_net)
+		S(26, u->fabric);
 #undef S
 #undef U
 #undef D
