@@ -45,6 +45,7 @@ TAUS ?=		10us 1ms
 SCHEDULERS ?=	ideal flux flux-greedy rotor-direct rotor-vlb bvn
 FLUX_BUDGET ?=	60
 SIM_LIMIT ?=	0
+FABRIC ?=
 KEEP ?=
 
 SHELL =		/bin/bash
@@ -71,7 +72,8 @@ say =		echo "scale-study: [$(call made,$(RUNS))/$(NRUNS)] $(1)" >&2
 # fabric has none: ocssim -f ideal), ocssim (within SIM_LIMIT) and
 # report -j.
 ops =		$(B)/tracegen -l $(LAYERS) -t $(TP) -d $(DP)
-dag =		$(ops) | $(B)/dagbuild -r $(1)
+fabric =	$(if $(FABRIC), --fabric=$(FABRIC))
+dag =		$(ops) | $(B)/dagbuild$(fabric) -r $(1)
 ocssim =	$(B)/ocssim$(if $(filter-out 0,$(SIM_LIMIT)), -T $(SIM_LIMIT))
 sched.flux =	$(B)/fluxsolve -T $(FLUX_BUDGET)
 sched.flux-greedy = $(B)/fluxsolve -m greedy
@@ -109,7 +111,7 @@ $(OPS): $(call tools,$(ops))
 	@$(begin) $(ops) > $@.tmp; $(end)
 
 $(DAGS): $(G)-tau%.dag.msgpack: $(OPS) $(call tools,$(call dag,1s))
-	@$(begin) $(B)/dagbuild -r $* < $< > $@.tmp; $(end)
+	@$(begin) $(B)/dagbuild$(fabric) -r $* < $< > $@.tmp; $(end)
 
 # A run needs its DAG only to be made: its own command holds the DAG's,
 # and it depends on the DAG's tools (pipelines/cmd.mk).
@@ -135,7 +137,8 @@ list:
 # What the runs are made with that the table's rows do not say.
 settings:
 	@printf '%s\n' $(call quote,tools $(TOOLS); LAYERS=$(LAYERS) \
-	    FLUX_BUDGET=$(FLUX_BUDGET) SIM_LIMIT=$(SIM_LIMIT))
+	    FLUX_BUDGET=$(FLUX_BUDGET) SIM_LIMIT=$(SIM_LIMIT) \
+	    FABRIC=$(if $(FABRIC),$(FABRIC),paper))
 
 ifeq ($(KEEP),)
 .INTERMEDIATE: $(OPS) $(DAGS)

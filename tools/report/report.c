@@ -213,6 +213,58 @@ show_schedule(struct rec *r)
 		    (int)flen, fwd);
 }
 
+/* The value of key k in map m, or NULL. */
+static const msgpack_object *
+map_get(const msgpack_object *m, const char *k)
+{
+	uint32_t i;
+
+	if (m->type != MSGPACK_OBJECT_MAP)
+		return NULL;
+	for (i = 0; i < m->via.map.size; i++) {
+		const msgpack_object *key = &m->via.map.ptr[i].key;
+
+		if (key->type == MSGPACK_OBJECT_STR &&
+		    rec_streq(key->via.str.ptr, key->via.str.size, k))
+			return &m->via.map.ptr[i].val;
+	}
+	return NULL;
+}
+
+static uint64_t
+map_u64(const msgpack_object *m, const char *k)
+{
+	const msgpack_object *v = map_get(m, k);
+
+	return v != NULL && v->type == MSGPACK_OBJECT_POSITIVE_INTEGER ?
+	    v->via.u64 : 0;
+}
+
+/* A tiered fabric's result: each plane description and what it did. */
+static void
+show_usage(struct rec *r)
+{
+	const msgpack_object_array *a;
+	const msgpack_object *d;
+	char t[UNITS_BUFSZ], b[UNITS_BUFSZ], p[200];
+	uint32_t i;
+
+	if (!rec_has(r, "planes") || (a = rec_array(r, "planes")) == NULL)
+		return;
+	for (i = 0; i < a->size; i++) {
+		d = map_get(&a->ptr[i], "plane");
+		if (d == NULL || d->type != MSGPACK_OBJECT_STR)
+			continue;
+		printf("  plane %s (%llu): %s in %s busy, %llu "
+		    "reconfigurations\n", rec_printable(d->via.str.ptr,
+		    d->via.str.size, p, sizeof(p)),
+		    (unsigned long long)map_u64(&a->ptr[i], "planes"),
+		    units_fmt_size(b, sizeof(b), map_u64(&a->ptr[i], "bytes")),
+		    units_fmt_time(t, sizeof(t), map_u64(&a->ptr[i], "busy_ps")),
+		    (unsigned long long)map_u64(&a->ptr[i], "reconfigs"));
+	}
+}
+
 static void
 show_result(struct rec *r)
 {
@@ -230,11 +282,15 @@ show_result(struct rec *r)
 	    (int)sl, sch);
 	if (rec_has(r, "peak_nic_bytes")) {
 		sch = rec_str(r, "nic_host", &sl);
-		printf("  nic: peak %s handed to the NIC (host %.*s, packets "
-		    "of %s)\n", units_fmt_size(b, sizeof(b),
-		    rec_u64(r, "peak_nic_bytes")), (int)sl, sch,
-		    units_fmt_size(t, sizeof(t), rec_u64(r, "packet_bytes")));
+		printf("  nic: peak %s handed to the NIC (host %.*s",
+		    units_fmt_size(b, sizeof(b), rec_u64(r, "peak_nic_bytes")),
+		    (int)sl, sch);
+		if (rec_u64_or(r, "packet_bytes", 0) > 0)
+			printf(", packets of %s", units_fmt_size(t, sizeof(t),
+			    rec_u64(r, "packet_bytes")));
+		printf(")\n");
 	}
+	show_usage(r);
 	if (rec_has(r, "lower_bound_ps"))
 		printf("  bound: no schedule ends before %s\n",
 		    units_fmt_time(t, sizeof(t), rec_u64(r, "lower_bound_ps")));
