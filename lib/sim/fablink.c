@@ -29,6 +29,9 @@ fablinks_free(struct fablinks *ls)
 	free(ls->l);
 	free(ls->slot);
 	free(ls->act);
+	free(ls->dirty);
+	free(ls->cl);
+	free(ls->cf);
 	memset(ls, 0, sizeof(*ls));
 }
 
@@ -108,15 +111,30 @@ enter(struct fablinks *ls, uint32_t li, uint32_t fi, uint32_t *pos)
 }
 
 int
+fablinks_touch(struct fablinks *ls, uint32_t li)
+{
+	if (ls->l[li].dirty)
+		return 0;
+	if (mem_grow(&ls->dirty, &ls->dirtycap, ls->ndirty + 1,
+	    sizeof(*ls->dirty)) != 0)
+		return -1;
+	ls->l[li].dirty = 1;
+	ls->dirty[ls->ndirty++] = li;
+	return 0;
+}
+
+int
 fablinks_add(struct fablinks *ls, struct fabflow *fl, uint32_t fi)
 {
 	struct fabflow *f = &fl[fi];
 	uint32_t k;
 
+	f->seen = 0;
 	for (k = 0; k < f->nl; k++)
-		if (enter(ls, f->link[k], fi, &f->pos[k]) != 0) {
+		if (fablinks_touch(ls, f->link[k]) != 0 ||
+		    enter(ls, f->link[k], fi, &f->pos[k]) != 0) {
 			f->nl = k;
-			fablinks_del(ls, fl, fi);
+			(void)fablinks_del(ls, fl, fi);
 			return -1;
 		}
 	return 0;
@@ -133,14 +151,17 @@ slot_of(const struct fabflow *g, uint32_t li)
 	return k;
 }
 
-void
+int
 fablinks_del(struct fablinks *ls, struct fabflow *fl, uint32_t fi)
 {
 	struct fabflow *f = &fl[fi];
 	struct fablink *l;
 	uint32_t k, moved, last;
+	int rc = 0;
 
 	for (k = 0; k < f->nl; k++) {
+		if (fablinks_touch(ls, f->link[k]) != 0)
+			rc = -1;
 		l = &ls->l[f->link[k]];
 		moved = l->f[--l->n];
 		l->f[f->pos[k]] = moved;
@@ -153,6 +174,7 @@ fablinks_del(struct fablinks *ls, struct fabflow *fl, uint32_t fi)
 		ls->act[l->act] = last;
 		ls->l[last].act = l->act;
 	}
+	return rc;
 }
 
 static uint64_t
@@ -183,26 +205,76 @@ fix(struct fablinks *ls, struct fabflow *fl, struct fablink *l, uint64_t s)
 	}
 }
 
-void
+/* Collect the component of link li: its links and flows, in cl, cf. */
+static int
+collect(struct fablinks *ls, struct fabflow *fl, uint32_t li)
+{
+	size_t at = ls->ncl, i;
+	uint32_t j, k;
+
+	if (ls->l[li].seen == ls->epoch)
+		return 0;
+	if (mem_grow(&ls->cl, &ls->nclcap, ls->ncl + 1, sizeof(*ls->cl)))
+		return -1;
+	ls->l[li].seen = ls->epoch;
+	ls->cl[ls->ncl++] = li;
+	for (i = at; i < ls->ncl; i++) {
+		const struct fablink *l = &ls->l[ls->cl[i]];
+
+		for (j = 0; j < l->n; j++) {
+			struct fabflow *f = &fl[l->f[j]];
+
+			if (f->seen == ls->epoch)
+				continue;
+			f->seen = ls->epoch;
+			if (mem_grow(&ls->cf, &ls->ncfcap, ls->ncf + 1,
+			    sizeof(*ls->cf)))
+				return -1;
+			ls->cf[ls->ncf++] = l->f[j];
+			for (k = 0; k < f->nl; k++) {
+				struct fablink *m = &ls->l[f->link[k]];
+
+				if (m->seen == ls->epoch)
+					continue;
+				if (mem_grow(&ls->cl, &ls->nclcap, ls->ncl + 1,
+				    sizeof(*ls->cl)))
+					return -1;
+				m->seen = ls->epoch;
+				ls->cl[ls->ncl++] = f->link[k];
+			}
+			l = &ls->l[ls->cl[i]];	/* cl may have moved */
+		}
+	}
+	return 0;
+}
+
+int
 fablinks_share(struct fablinks *ls, struct fabflow *fl)
 {
 	size_t i, open;
 	uint64_t s;
 
-	for (i = 0; i < ls->nact; i++) {
-		struct fablink *l = &ls->l[ls->act[i]];
-		uint32_t j;
+	ls->epoch++;			/* 64 bits: never wraps */
+	ls->ncl = ls->ncf = 0;
+	for (i = 0; i < ls->ndirty; i++) {
+		ls->l[ls->dirty[i]].dirty = 0;
+		if (collect(ls, fl, ls->dirty[i]) != 0)
+			return -1;
+	}
+	ls->ndirty = 0;
+	for (i = 0; i < ls->ncl; i++) {
+		struct fablink *l = &ls->l[ls->cl[i]];
 
 		l->rem = capacity(l);
 		l->left = l->n;
-		for (j = 0; j < l->n; j++)
-			fl[l->f[j]].frozen = 0;
 	}
+	for (i = 0; i < ls->ncf; i++)
+		fl[ls->cf[i]].frozen = 0;
 	for (;;) {
 		s = UINT64_MAX;
 		open = 0;
-		for (i = 0; i < ls->nact; i++) {
-			const struct fablink *l = &ls->l[ls->act[i]];
+		for (i = 0; i < ls->ncl; i++) {
+			const struct fablink *l = &ls->l[ls->cl[i]];
 
 			if (l->left == 0)
 				continue;
@@ -211,9 +283,9 @@ fablinks_share(struct fablinks *ls, struct fabflow *fl)
 				s = l->rem / l->left;
 		}
 		if (open == 0)
-			return;
-		for (i = 0; i < ls->nact; i++) {
-			struct fablink *l = &ls->l[ls->act[i]];
+			return 0;
+		for (i = 0; i < ls->ncl; i++) {
+			struct fablink *l = &ls->l[ls->cl[i]];
 
 			if (l->left > 0 && l->rem / l->left == s)
 				fix(ls, fl, l, s);

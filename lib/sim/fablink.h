@@ -32,6 +32,7 @@ struct fabflow {
 	uint32_t	 pos[FABLINK_MAX];	/* its place in each list */
 	uint32_t	 nl;
 	int		 frozen;
+	uint64_t	 seen;		/* sharing: epoch collected in */
 	uint64_t	 newrate;
 };
 
@@ -44,6 +45,8 @@ struct fablink {
 	uint32_t	 act;		/* its place among active links */
 	uint64_t	 rem;		/* sharing: capacity left */
 	uint32_t	 left;		/* sharing: flows not yet fixed */
+	uint64_t	 seen;		/* sharing: epoch collected in */
+	uint8_t		 dirty;
 };
 
 struct fablinks {
@@ -53,6 +56,11 @@ struct fablinks {
 	size_t		 nslot;
 	uint32_t	*act;		/* links that hold flows */
 	size_t		 nact, actcap;
+	uint32_t	*dirty;		/* links whose sharing changed */
+	size_t		 ndirty, dirtycap;
+	uint64_t	 epoch;
+	uint32_t	*cl, *cf;	/* sharing: a component's links, flows */
+	size_t		 ncl, nclcap, ncf, ncfcap;
 };
 
 uint64_t fablink_key(int, uint32_t, uint32_t, uint32_t);
@@ -60,7 +68,8 @@ void	fablinks_init(struct fablinks *);
 void	fablinks_free(struct fablinks *);
 int64_t	fablinks_get(struct fablinks *, uint64_t, uint64_t, uint32_t);
 int	fablinks_add(struct fablinks *, struct fabflow *, uint32_t);
-void	fablinks_del(struct fablinks *, struct fabflow *, uint32_t);
-void	fablinks_share(struct fablinks *, struct fabflow *);
+int	fablinks_del(struct fablinks *, struct fabflow *, uint32_t);
+int	fablinks_touch(struct fablinks *, uint32_t);
+int	fablinks_share(struct fablinks *, struct fabflow *);
 
 #endif

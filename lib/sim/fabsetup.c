@@ -55,6 +55,8 @@ alloc(struct fs *s)
 	s->free_at = mem_calloc(gpus + 1, sizeof(*s->free_at));
 	s->ready = mem_calloc(gpus + 1, sizeof(*s->ready));
 	s->nic = mem_calloc(gpus + 1, sizeof(*s->nic));
+	s->pk = mem_array(gpus + 1, sizeof(*s->pk));
+	s->pkmark = mem_calloc(gpus + 1, sizeof(*s->pkmark));
 	s->moving = mem_calloc(ndesc + 1, sizeof(*s->moving));
 	s->since = mem_calloc(ndesc + 1, sizeof(*s->since));
 	s->gdesc = mem_array(ndesc + 1, sizeof(*s->gdesc));
@@ -65,6 +67,7 @@ alloc(struct fs *s)
 	o->end = mem_calloc(d->n + 1, sizeof(*o->end));
 	if (s->ts == NULL || s->cur == NULL || s->gbusy == NULL ||
 	    s->free_at == NULL || s->ready == NULL || s->nic == NULL ||
+	    s->pk == NULL || s->pkmark == NULL ||
 	    s->moving == NULL || s->since == NULL || s->gdesc == NULL ||
 	    o->step_end == NULL || o->gpu == NULL || o->desc == NULL ||
 	    o->start == NULL || o->end == NULL ||
@@ -485,20 +488,38 @@ fabsetup_circuit(struct fs *s, int up, uint32_t i)
 		struct fablink *x = &s->ls.l[l[k]];
 
 		x->units += up ? 1 : -1;
-		if (x->n > 0)
-			s->dirty = 1;
+		if (x->n == 0)
+			continue;
+		s->dirty = 1;
+		if (fablinks_touch(&s->ls, (uint32_t)l[k]) != 0)
+			fabsim_fail(s, "out of memory (the links' changes)");
 	}
 }
 
 void
 fabsetup_peak(struct fs *s, uint32_t g)
 {
-	struct sim_gpustat *st = &s->out->gpu[g];
+	if (s->pkmark[g])
+		return;
+	s->pkmark[g] = 1;
+	s->pk[s->npk++] = g;
+}
 
-	if (s->ready[g] > st->peak_buffer)
-		st->peak_buffer = s->ready[g];
-	if (s->nic[g] > st->peak_nic)
-		st->peak_nic = s->nic[g];
+void
+fabsetup_peaks(struct fs *s)
+{
+	struct sim_gpustat *st;
+	uint32_t g;
+
+	while (s->npk > 0) {
+		g = s->pk[--s->npk];
+		s->pkmark[g] = 0;
+		st = &s->out->gpu[g];
+		if (s->ready[g] > st->peak_buffer)
+			st->peak_buffer = s->ready[g];
+		if (s->nic[g] > st->peak_nic)
+			st->peak_nic = s->nic[g];
+	}
 }
 
 void
@@ -545,4 +566,6 @@ fabsetup_free(struct fs *s)
 	free(s->q);
 	free(s->qtask);
 	free(s->gdesc);
+	free(s->pk);
+	free(s->pkmark);
 }

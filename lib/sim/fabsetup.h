@@ -11,7 +11,9 @@
  * -1 through fabsim_fail().  fabsetup_links() names the links a
  * transfer's flow crosses (fabsim.h), its description and latency.
  * fabsetup_circuit() brings circuit i up or down.  fabsetup_peak()
- * records a GPU's buffer peaks; fabsetup_deadlock() says what waits
+ * notes that a GPU's buffers grew, and fabsetup_peaks() takes the
+ * peaks of those noted once every event of the instant is done (so
+ * that the order of events at one instant does not matter); fabsetup_deadlock() says what waits
  * when nothing can move; fabsetup_free() releases the state (not the
  * results).
  */
@@ -83,6 +85,9 @@ struct fs {
 	size_t				 nq;
 	uint32_t			*gdesc;	/* per description: its group
 						   description, or UINT32_MAX */
+	uint32_t			*pk;	/* GPUs whose buffers grew */
+	size_t				 npk;
+	uint8_t				*pkmark;
 };
 
 void	fabsim_fail(struct fs *, const char *, ...)
@@ -95,6 +100,7 @@ int	fabsetup_links(struct fs *, uint32_t, struct fabflow *, uint32_t *,
 	    uint64_t *);
 void	fabsetup_circuit(struct fs *, int, uint32_t);
 void	fabsetup_peak(struct fs *, uint32_t);
+void	fabsetup_peaks(struct fs *);
 void	fabsetup_deadlock(struct fs *);
 void	fabsetup_free(struct fs *);
 

@@ -105,13 +105,15 @@ set_rate(struct fs *s, uint32_t i, uint64_t rate)
 static void
 rebalance(struct fs *s)
 {
-	uint32_t i;
+	size_t i;
 
 	s->dirty = 0;
-	fablinks_share(&s->ls, s->ff);
-	for (i = 0; i < s->nfl; i++)
-		if (s->fl[i].live)
-			set_rate(s, i, s->ff[i].newrate);
+	if (fablinks_share(&s->ls, s->ff) != 0) {
+		fail(s, "out of memory (sharing the links)");
+		return;
+	}
+	for (i = 0; i < s->ls.ncf; i++)
+		set_rate(s, s->ls.cf[i], s->ff[s->ls.cf[i]].newrate);
 }
 
 static void
@@ -246,7 +248,8 @@ flow_end(struct fs *s, uint32_t i)
 		s->ts[t].started = 1;
 		s->out->start[t] = s->now;
 	}
-	fablinks_del(&s->ls, s->ff, i);
+	if (fablinks_del(&s->ls, s->ff, i) != 0)
+		fail(s, "out of memory (the links' changes)");
 	f->live = 0;
 	s->freei[s->nfree++] = i;
 	f->rate = 0;
@@ -324,6 +327,8 @@ loop(struct fs *s)
 			rebalance(s);
 			continue;
 		}
+		if (top == NULL || top->key > s->now)
+			fabsetup_peaks(s);	/* the instant is done */
 		if (!heap_pop(&s->h, &it)) {
 			fabsetup_deadlock(s);
 			return;
@@ -369,6 +374,7 @@ fabsim_run(const struct dag *d, const struct planes *pl,
 				make_ready(&s, (uint32_t)i);
 		if (!s.failed)
 			loop(&s);
+		fabsetup_peaks(&s);
 	}
 	for (g = 0; !s.failed && g < pl->gpus; g++) {
 		if (out->gpu[g].peak_buffer > out->peak_buffer)
