@@ -227,7 +227,7 @@ clang: $(CBINS) $(CUNITS)
 # the seeds in tests/fuzz/seeds/NAME; what fuzzing adds stays there.
 # Crashes go to tests/fuzz/crashes/NAME, to be committed: make check
 # replays them and the corpus (tests/run).
-FUZZ_TARGETS =	stream ops tasks sched pb chakra rows fabric
+FUZZ_TARGETS =	stream ops tasks sched pb chakra rows fabric planes
 FUZZ_SECONDS =	60
 FUZZ_BINS =	$(FUZZ_TARGETS:%=$(B)/fuzz/bin/fuzz_%)
 FUZZ_FLAGS =	$(ASAN_FLAGS) -fsanitize=fuzzer-no-link
