@@ -223,13 +223,17 @@ check_desc(struct fs *s, size_t i)
 	int rc = -1;
 
 	sched_init(&c);
+	for (j = 0; j < s->sc->nc; j++)
+		c.ccap += pl->p[s->sc->c[j].sw].desc == i;
+	if (c.ccap > 0 && (c.c = mem_array(c.ccap, sizeof(*c.c))) == NULL)
+		goto out;
 	for (j = 0; j < s->sc->nc; j++) {
 		const struct circuit *x = &s->sc->c[j];
 
-		if (pl->p[x->sw].desc == i && sched_add_circuit(&c,
-		    (uint32_t)(x->sw - pl->base[i]), x->a, x->b, x->from,
-		    x->to) != 0)
-			goto out;
+		if (pl->p[x->sw].desc != i)
+			continue;
+		c.c[c.nc] = *x;
+		c.c[c.nc++].sw = (uint32_t)(x->sw - pl->base[i]);
 	}
 	n.gpus = pl->n > pl->base[i] ? pl->p[pl->base[i]].ports : 0;
 	n.switches = (uint32_t)(pl->base[i + 1] - pl->base[i]);
@@ -263,6 +267,8 @@ out:
 	return rc;
 }
 
+static int	feed_order(struct fs *);
+
 static int
 take_circuits(struct fs *s)
 {
@@ -283,11 +289,50 @@ take_circuits(struct fs *s)
 	for (i = 0; i < pl->fab->n; i++)
 		if (pl->fab->d[i].kind == PLANE_OCS && check_desc(s, i) != 0)
 			return -1;
-	for (i = 0; i < s->sc->nc && !s->failed; i++) {
-		fabsim_push(s, s->sc->c[i].from, EV_CUP, 0, (uint32_t)i);
-		if (s->sc->c[i].to != SCHED_FOREVER)
-			fabsim_push(s, s->sc->c[i].to, EV_CDOWN, 0, (uint32_t)i);
+	return feed_order(s);
+}
+
+static const struct circuit *sort_c;	/* cmp_from's circuits */
+
+static int
+cmp_from(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	if (sort_c[x].from != sort_c[y].from)
+		return sort_c[x].from < sort_c[y].from ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The circuits in order of their start, fed to the event queue one at
+ * a time (fabsetup_circuit()): the queue holds the circuits up, not
+ * all of them.  Events of one instant may come in any order (fabsim.h),
+ * so this order is only the queue's.
+ */
+static int
+feed_order(struct fs *s)
+{
+	size_t i, n = s->sc->nc;
+	int sorted = 1;
+
+	if (n == 0)
+		return 0;
+	if ((s->corder = mem_array(n, sizeof(*s->corder))) == NULL) {
+		fabsim_fail(s, "out of memory (%zu circuits)", n);
+		return -1;
 	}
+	for (i = 0; i < n; i++) {
+		s->corder[i] = (uint32_t)i;
+		if (i > 0 && s->sc->c[i].from < s->sc->c[i - 1].from)
+			sorted = 0;
+	}
+	if (!sorted) {
+		sort_c = s->sc->c;
+		qsort(s->corder, n, sizeof(*s->corder), cmp_from);
+	}
+	s->cnext = 0;
+	fabsim_push(s, s->sc->c[s->corder[0]].from, EV_CUP, 0, 0);
 	return s->failed ? -1 : 0;
 }
 
@@ -463,15 +508,36 @@ fabsetup_links(struct fs *s, uint32_t t, struct fabflow *f, uint32_t *desc,
 	return rc;
 }
 
+/* Circuit k of the feed comes up: the next one is fed, its end too. */
+static uint32_t
+fed_up(struct fs *s, uint32_t k)
+{
+	uint32_t i = s->corder[k];
+
+	if (k + 1 < s->sc->nc)
+		fabsim_push(s, s->sc->c[s->corder[k + 1]].from, EV_CUP, 0,
+		    k + 1);
+	if (s->sc->c[i].to != SCHED_FOREVER)
+		fabsim_push(s, s->sc->c[i].to, EV_CDOWN, 0, i);
+	return i;
+}
+
 void
 fabsetup_circuit(struct fs *s, int up, uint32_t i)
 {
-	const struct circuit *c = &s->sc->c[i];
-	const struct plane *pp = &s->pl->p[c->sw];
-	const struct plane_desc *d = &s->pl->fab->d[pp->desc];
-	uint32_t a = c->a, b = c->b, k;
+	const struct circuit *c;
+	const struct plane *pp;
+	const struct plane_desc *d;
+	uint32_t a, b, k;
 	int64_t l[2];
 
+	if (up)
+		i = fed_up(s, i);	/* up: i is its place in the feed */
+	c = &s->sc->c[i];
+	pp = &s->pl->p[c->sw];
+	d = &s->pl->fab->d[pp->desc];
+	a = c->a;
+	b = c->b;
 	if (d->attach == ATTACH_UPLINK) {
 		a /= d->u;
 		b /= d->u;
@@ -568,4 +634,5 @@ fabsetup_free(struct fs *s)
 	free(s->gdesc);
 	free(s->pk);
 	free(s->pkmark);
+	free(s->corder);
 }

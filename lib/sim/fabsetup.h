@@ -10,7 +10,9 @@
  * builds the plan queues and counts reconfigurations; it returns 0, or
  * -1 through fabsim_fail().  fabsetup_links() names the links a
  * transfer's flow crosses (fabsim.h), its description and latency.
- * fabsetup_circuit() brings circuit i up or down.  fabsetup_peak()
+ * fabsetup_circuit() brings a circuit up (i: its place in the order
+ * of starts, by which circuits are fed to the event queue one at a
+ * time) or down (i: the circuit).  fabsetup_peak()
  * notes that a GPU's buffers grew, and fabsetup_peaks() takes the
  * peaks of those noted once every event of the instant is done (so
  * that the order of events at one instant does not matter); fabsetup_deadlock() says what waits
@@ -85,6 +87,8 @@ struct fs {
 	size_t				 nq;
 	uint32_t			*gdesc;	/* per description: its group
 						   description, or UINT32_MAX */
+	uint32_t			*corder; /* circuits by start */
+	size_t				 cnext;
 	uint32_t			*pk;	/* GPUs whose buffers grew */
 	size_t				 npk;
 	uint8_t				*pkmark;

@@ -19,6 +19,7 @@ struct fb {
 	const struct net	*net;	/* the flat net, or NULL */
 	const struct planes	*pl;	/* or a tiered fabric's planes */
 	uint32_t		 gpus;
+	uint64_t		*grate;	/* planes: each GPU's, once */
 	uint64_t		*head, *bl, *dur, *send;
 	uint32_t		*prev;		/* previous compute of its GPU */
 	struct fbrec		*r, *w;		/* transfers, and scratch */
@@ -56,7 +57,7 @@ gpu_rate(const struct fb *f, uint32_t g)
 {
 	if (f->pl == NULL)
 		return (u128)f->net->switches * f->net->bandwidth_bps;
-	return planes_gpu_bps(f->pl, g);
+	return f->grate[g];
 }
 
 /* A transfer's least time on the wire, and after it its latency. */
@@ -295,6 +296,16 @@ int
 fabbound_planes(const struct dag *d, const struct planes *pl, uint64_t *out)
 {
 	struct fb f = { .d = d, .pl = pl, .gpus = pl->gpus };
+	uint32_t g;
+	int rc;
 
-	return bound(&f, out);
+	*out = 0;
+	if ((f.grate = mem_array((size_t)pl->gpus + 1, sizeof(*f.grate))) ==
+	    NULL)
+		return -1;
+	for (g = 0; g < pl->gpus; g++)
+		f.grate[g] = planes_gpu_bps(pl, g);
+	rc = bound(&f, out);
+	free(f.grate);
+	return rc;
 }
