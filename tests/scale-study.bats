@@ -192,3 +192,24 @@ flux/flux 10000000'
 	assert_output 'g8-ideal.json
 g8-ideal.json.cmd'
 }
+
+@test "scale-study: FABRIC runs the study on a tiered fabric, and refuses what does not run on planes" {
+	run env FABRIC=hgx-h100-rail SIZES=16 LAYERS=1 TAUS="10us 1ms" \
+	    JOBS=1 "$TOP/pipelines/scale-study" "$BIN" out
+	assert_success
+	assert_line --regexp '^16 +tp8 dp2 +- +ideal +[0-9.]+ ms +1\.00 '
+	assert_line --regexp '^16 +tp8 dp2 +10us +flux +[0-9.]+ ms '
+	assert_line --regexp '^16 +tp8 dp2 +1ms +flux +[0-9.]+ ms '
+	assert_line --partial 'FABRIC=hgx-h100-rail;'
+	# the runs are made on the fabric's planes: their pipeline says so
+	grep -q -- '--fabric=hgx-h100-rail -r 1ms' out/g16-tau1ms-flux.json.cmd
+	[ "$(jq -r .fabric out/g16-tau1ms-flux.json)" = hgx-h100-rail ]
+	for knob in FABRIC=nosuch 'FABRIC=a b' SIZES=8; do
+		run env FABRIC=hgx-h100-rail "$knob" "$TOP/pipelines/scale-study" "$BIN" bad
+		[ "$status" -eq 2 ] || fail "$knob: exit $status"
+		[ ! -e bad ] || fail "$knob: bad was made"
+	done
+	run env FABRIC=hgx-h100-rail SCHEDULERS="ideal bvn" "$TOP/pipelines/scale-study" "$BIN" bad
+	assert_failure 2
+	assert_output 'scale-study: SCHEDULERS: bvn does not run on a tiered fabric yet (FABRIC=hgx-h100-rail): ideal and flux do'
+}
