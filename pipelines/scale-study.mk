@@ -46,6 +46,7 @@ SCHEDULERS ?=	ideal flux flux-greedy rotor-direct rotor-vlb bvn
 FLUX_BUDGET ?=	60
 SIM_LIMIT ?=	0
 FABRIC ?=
+ALGORITHM ?=	ring
 KEEP ?=
 
 SHELL =		/bin/bash
@@ -72,7 +73,8 @@ say =		echo "scale-study: [$(call made,$(RUNS))/$(NRUNS)] $(1)" >&2
 # fabric has none: ocssim -f ideal), ocssim (within SIM_LIMIT) and
 # report -j.
 ops =		$(B)/tracegen -l $(LAYERS) -t $(TP) -d $(DP)
-fabric =	$(if $(FABRIC), --fabric=$(FABRIC))
+fabric =	$(if $(FABRIC), --fabric=$(FABRIC))$(if $(filter-out \
+		    ring,$(ALGORITHM)), -a $(ALGORITHM))
 dag =		$(ops) | $(B)/dagbuild$(fabric) -r $(1)
 ocssim =	$(B)/ocssim$(if $(filter-out 0,$(SIM_LIMIT)), -T $(SIM_LIMIT))
 sched.flux =	$(B)/fluxsolve -T $(FLUX_BUDGET)
@@ -138,7 +140,7 @@ list:
 settings:
 	@printf '%s\n' $(call quote,tools $(TOOLS); LAYERS=$(LAYERS) \
 	    FLUX_BUDGET=$(FLUX_BUDGET) SIM_LIMIT=$(SIM_LIMIT) \
-	    FABRIC=$(if $(FABRIC),$(FABRIC),paper))
+	    FABRIC=$(if $(FABRIC),$(FABRIC),paper) ALGORITHM=$(ALGORITHM))
 
 ifeq ($(KEEP),)
 .INTERMEDIATE: $(OPS) $(DAGS)

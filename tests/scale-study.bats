@@ -204,7 +204,7 @@ g8-ideal.json.cmd'
 	# the runs are made on the fabric's planes: their pipeline says so
 	grep -q -- '--fabric=hgx-h100-rail -r 1ms' out/g16-tau1ms-flux.json.cmd
 	[ "$(jq -r .fabric out/g16-tau1ms-flux.json)" = hgx-h100-rail ]
-	for knob in FABRIC=nosuch 'FABRIC=a b' SIZES=8; do
+	for knob in FABRIC=nosuch 'FABRIC=a b' SIZES=8 ALGORITHM=tree; do
 		run env FABRIC=hgx-h100-rail "$knob" "$TOP/pipelines/scale-study" "$BIN" bad
 		[ "$status" -eq 2 ] || fail "$knob: exit $status"
 		[ ! -e bad ] || fail "$knob: bad was made"
