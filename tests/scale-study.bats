@@ -200,7 +200,7 @@ g8-ideal.json.cmd'
 	assert_line --regexp '^16 +tp8 dp2 +- +ideal +[0-9.]+ ms +1\.00 '
 	assert_line --regexp '^16 +tp8 dp2 +10us +flux +[0-9.]+ ms '
 	assert_line --regexp '^16 +tp8 dp2 +1ms +flux +[0-9.]+ ms '
-	assert_line --partial 'FABRIC=hgx-h100-rail;'
+	assert_line --partial 'FABRIC=hgx-h100-rail ALGORITHM=ring;'
 	# the runs are made on the fabric's planes: their pipeline says so
 	grep -q -- '--fabric=hgx-h100-rail -r 1ms' out/g16-tau1ms-flux.json.cmd
 	[ "$(jq -r .fabric out/g16-tau1ms-flux.json)" = hgx-h100-rail ]
