@@ -179,8 +179,8 @@ id: 7 name: "s" type: COMM_SEND_NODE data_deps: 6 attr { name: "comm_dst" int32_
 	    TAUS="10us" SCHEDULERS="ideal flux rotor-direct bvn" JOBS=2 \
 	    FLUXSOLVE_ARGS="-T 5" "$TOP/pipelines/study" "$BIN" st
 	assert_success
-	assert_line --regexp '^chakra all_reduce 8 ranks +ideal +10us +9\.175 us +1\.00 +1\.00 '
-	assert_line --regexp '^chakra all_reduce 8 ranks +bvn/direct +10us '
+	assert_line --regexp '^chakra all_reduce 8 ranks +2x800Gbps +ideal +10us +9\.175 us +1\.00 +1\.00 '
+	assert_line --regexp '^chakra all_reduce 8 ranks +2x800Gbps +bvn/direct +10us '
 	assert_line "  st/study-nic.png"
 	run ls st
 	assert_line 'all_reduce-tau10us-flux.msgpack'

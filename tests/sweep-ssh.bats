@@ -110,7 +110,7 @@ stamps() {
 	run grep -c '^llama3-8b 1L tp4 dp2 ' study.out
 	assert_output 8
 	run tail -n +2 results/study/table.txt
-	assert_output --regexp '^llama3-8b 1L tp4 dp2 +ideal +10us '
+	assert_output --regexp '^llama3-8b 1L tp4 dp2 +2x800Gbps +ideal +10us '
 	# the same runs made here
 	(cd "$T/ref" && make -s -f pipelines/study.mk all 2> /dev/null)
 	while read -r f; do
