@@ -89,6 +89,23 @@ planes_unit(const struct plane_desc *d, uint32_t g, uint32_t h)
 	}
 }
 
+int64_t
+planes_route(const struct fabric *f, uint32_t g, uint32_t h, uint32_t *unit)
+{
+	int kind;
+	size_t i;
+	int64_t u;
+
+	for (kind = PLANE_EPS; kind >= PLANE_OCS; kind--)
+		for (i = 0; i < f->n; i++)
+			if (f->d[i].kind == kind &&
+			    (u = planes_unit(&f->d[i], g, h)) >= 0) {
+				*unit = (uint32_t)u;
+				return (int64_t)i;
+			}
+	return -1;
+}
+
 size_t
 planes_joining(const struct planes *pl, uint32_t g, uint32_t h,
     uint32_t *out, size_t max)

@@ -17,7 +17,11 @@
  * description joins GPUs of different groups only: within one, the
  * group's own fabric carries them).  planes_joining() writes the planes that join GPUs g and h, in order,
  * into out (at most max) and returns how many there are (which may be
- * more than max); planes_port() gives g's port on plane p, or -1 when g
+ * more than max); planes_route() gives the description that carries a
+ * transfer from g to h when no plan chooses its plane (the ideal fabric,
+ * a schedule of circuits alone): the first eps description joining
+ * them, else the first ocs one, and its unit in *unit; -1 when none
+ * joins them.  planes_port() gives g's port on plane p, or -1 when g
  * has none (an uplink plane: the first of its group's ports).  Both
  * cost the number of descriptions, not of planes.
  */
@@ -53,6 +57,7 @@ struct planes {
 int	planes_expand(struct planes *, const struct fabric *, uint32_t);
 void	planes_free(struct planes *);
 int64_t	planes_unit(const struct plane_desc *, uint32_t, uint32_t);
+int64_t	planes_route(const struct fabric *, uint32_t, uint32_t, uint32_t *);
 size_t	planes_joining(const struct planes *, uint32_t, uint32_t,
 	    uint32_t *, size_t);
 uint64_t planes_pair_bps(const struct planes *, uint32_t, uint32_t,

@@ -8,7 +8,7 @@
  * circuit on an ocs plane, between two of its ports, the circuits of
  * each description valid under its reconfiguration model, sched.h),
  * builds the plan queues and counts reconfigurations; it returns 0, or
- * -1 through fabsim_fail().  fabsetup_links() names the links a
+ * -1 through fabsim_fail().  fabsetup_links() (fabroute.c) names the links a
  * transfer's flow crosses (fabsim.h), its description and latency.
  * fabsetup_circuit() brings a circuit up (i: its place in the order
  * of starts, by which circuits are fed to the event queue one at a
