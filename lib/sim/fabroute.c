@@ -127,6 +127,33 @@ plan_links(struct fs *s, uint32_t t, uint32_t g, uint32_t h,
 	return up ? group_links(s, pp->desc, g, h, f) : 0;
 }
 
+/* Unplanned, over planes_route()'s description: ocs over its circuits. */
+static int
+circ_links(struct fs *s, uint32_t g, uint32_t h, struct fabflow *f,
+    uint32_t *desc)
+{
+	const struct planes *pl = s->pl;
+	const struct plane_desc *d;
+	uint32_t u, x, y;
+	size_t p0;
+	int64_t i;
+
+	if ((i = planes_route(pl->fab, g, h, &u)) < 0 ||
+	    pl->fab->d[i].kind == PLANE_EPS)
+		return ideal_links(s, g, h, f, desc);
+	*desc = (uint32_t)i;
+	d = &pl->fab->d[i];
+	p0 = pl->base[i] + (size_t)u * d->count;
+	x = d->attach == ATTACH_UPLINK ? g / d->k :
+	    (uint32_t)planes_port(pl, p0, g);
+	y = d->attach == ATTACH_UPLINK ? h / d->k :
+	    (uint32_t)planes_port(pl, p0, h);
+	if (link(s, f, FL_CIRC, (uint32_t)p0, x, y, pl->p[p0].rate_bps, 0))
+		return -1;
+	return d->attach == ATTACH_UPLINK ? group_links(s, (uint32_t)i, g, h,
+	    f) : 0;
+}
+
 int
 fabsetup_links(struct fs *s, uint32_t t, struct fabflow *f, uint32_t *desc,
     uint64_t *lat)
@@ -137,6 +164,8 @@ fabsetup_links(struct fs *s, uint32_t t, struct fabflow *f, uint32_t *desc,
 	f->nl = 0;
 	if (s->opt->mode == FABSIM_IDEAL)
 		rc = ideal_links(s, g, h, f, desc);
+	else if (s->opt->mode == FABSIM_CIRCUITS)
+		rc = circ_links(s, g, h, f, desc);
 	else
 		rc = plan_links(s, t, g, h, f, desc);
 	*lat = rc == 0 ? s->pl->fab->d[*desc].latency_ps : 0;

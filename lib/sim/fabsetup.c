@@ -15,6 +15,8 @@
 
 #define NONE	UINT32_MAX
 
+typedef unsigned __int128 u128;
+
 /* The group description an uplink description's GPUs reach it by. */
 static uint32_t
 group_desc(const struct fabric *f, size_t i)
@@ -215,6 +217,8 @@ check_desc(struct fs *s, size_t i)
 	int rc = -1;
 
 	sched_init(&c);
+	c.periodic = s->sc->periodic;
+	c.period = s->sc->period;
 	for (j = 0; j < s->sc->nc; j++)
 		c.ccap += pl->p[s->sc->c[j].sw].desc == i;
 	if (c.ccap > 0 && (c.c = mem_array(c.ccap, sizeof(*c.c))) == NULL)
@@ -237,6 +241,10 @@ check_desc(struct fs *s, size_t i)
 		    "numbers within it): %s", i, err);
 		goto out;
 	}
+	rc = 0;
+	if (s->opt->mode != FABSIM_PLAN)	/* counted as they come up */
+		goto out;
+	rc = -1;
 	if ((last = mem_array((size_t)n.gpus + 1, sizeof(*last))) == NULL)
 		goto out;
 	for (j = 0; j < c.nc; j++) {		/* by (plane, from, a) */
@@ -328,6 +336,122 @@ feed_order(struct fs *s)
 	return s->failed ? -1 : 0;
 }
 
+/* ---- a schedule of circuits alone ---- */
+
+/* A circuit's place: its unit's first plane, the two ports (groups). */
+static uint64_t
+circ_key(const struct planes *pl, uint32_t p, uint32_t a, uint32_t b)
+{
+	const struct plane_desc *d = &pl->fab->d[pl->p[p].desc];
+	uint64_t p0 = pl->base[pl->p[p].desc] +
+	    (p - pl->base[pl->p[p].desc]) / d->count * d->count;
+
+	if (d->attach == ATTACH_UPLINK) {
+		a /= d->u;
+		b /= d->u;
+	}
+	if (a > b) {
+		uint32_t x = a;
+
+		a = b;
+		b = x;
+	}
+	return p0 << 40 | (uint64_t)a << 20 | b;
+}
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The key of the circuits transfer t needs, or 0 when it needs none. */
+static uint64_t
+need_key(const struct fs *s, uint32_t t, uint32_t *desc)
+{
+	const struct planes *pl = s->pl;
+	uint32_t g = s->d->t[t].gpu, h = s->d->t[t].dst, u;
+	const struct plane_desc *d;
+	int64_t i = planes_route(pl->fab, g, h, &u);
+	size_t p0;
+
+	if (i < 0 || pl->fab->d[i].kind != PLANE_OCS)
+		return 0;
+	*desc = (uint32_t)i;
+	d = &pl->fab->d[i];
+	p0 = pl->base[i] + (size_t)u * d->count;
+	return circ_key(pl, (uint32_t)p0,
+	    d->attach == ATTACH_UPLINK ? g / d->k * d->u :
+	    (uint32_t)planes_port(pl, p0, g),
+	    d->attach == ATTACH_UPLINK ? h / d->k * d->u :
+	    (uint32_t)planes_port(pl, p0, h)) | 1ULL << 63;
+}
+
+/* Every transfer over an ocs plane has a circuit in the period. */
+static int
+covered(struct fs *s)
+{
+	const struct schedule *sc = s->sc;
+	uint64_t *k, want;
+	uint32_t desc = 0;
+	size_t i;
+
+	if ((k = mem_array(sc->nc + 1, sizeof(*k))) == NULL) {
+		fabsim_fail(s, "out of memory (%zu circuits)", sc->nc);
+		return -1;
+	}
+	for (i = 0; i < sc->nc; i++)
+		k[i] = circ_key(s->pl, sc->c[i].sw, sc->c[i].a, sc->c[i].b) |
+		    1ULL << 63;
+	qsort(k, sc->nc, sizeof(*k), cmp_u64);
+	for (i = 0; i < s->d->n; i++) {
+		if (s->d->t[i].kind != DAG_TRANSFER ||
+		    (want = need_key(s, (uint32_t)i, &desc)) == 0 ||
+		    bsearch(&want, k, sc->nc, sizeof(*k), cmp_u64) != NULL)
+			continue;
+		fabsim_fail(s, "transfer %zu (%u->%u) goes over plane "
+		    "description %u, where no circuit of the period joins its "
+		    "GPUs: it would wait forever", i, s->d->t[i].gpu,
+		    s->d->t[i].dst, desc);
+		free(k);
+		return -1;
+	}
+	free(k);
+	return 0;
+}
+
+static int
+take_schedule(struct fs *s)
+{
+	const struct planes *pl = s->pl;
+	size_t i, n = 0;
+
+	if (s->sc->forwarding != SCHED_DIRECT || s->sc->np > 0) {
+		fabsim_fail(s, "%s on a tiered fabric: circuits carry "
+		    "transfers direct on planes so far", s->sc->np > 0 ?
+		    "a schedule of plans run as circuits alone" :
+		    "a two-hop schedule");
+		return -1;
+	}
+	if ((s->poff = mem_array(pl->n + 1, sizeof(*s->poff))) == NULL)
+		goto oom;
+	for (i = 0; i < pl->n; i++) {
+		s->poff[i] = n;
+		n += pl->p[i].kind == PLANE_OCS ? pl->p[i].ports : 0;
+	}
+	if ((s->partner = mem_array(n + 1, sizeof(*s->partner))) == NULL)
+		goto oom;
+	memset(s->partner, 0xff, (n + 1) * sizeof(*s->partner));
+	if (take_circuits(s) != 0)
+		return -1;
+	return s->sc->periodic ? covered(s) : 0;
+oom:
+	fabsim_fail(s, "out of memory (the ports of %zu planes)", pl->n);
+	return -1;
+}
+
 int
 fabsetup(struct fs *s)
 {
@@ -336,13 +460,15 @@ fabsetup(struct fs *s)
 		    s->pl->gpus);
 		return -1;
 	}
-	if (s->opt->mode != FABSIM_PLAN)
+	if (s->opt->mode == FABSIM_IDEAL)
 		return 0;
 	if (s->sc == NULL || !s->sc->present) {
 		fabsim_fail(s, "no schedule: plan the DAG (fluxsolve), or run "
 		    "-f ideal");
 		return -1;
 	}
+	if (s->opt->mode == FABSIM_CIRCUITS)
+		return take_schedule(s);
 	if (s->sc->periodic || s->sc->forwarding != SCHED_DIRECT) {
 		fabsim_fail(s, "a %s schedule on a tiered fabric: only one-shot "
 		    "direct plans (fluxsolve) run on planes so far",
@@ -358,18 +484,41 @@ fabsetup(struct fs *s)
 	return take_circuits(s);
 }
 
-/* Circuit k of the feed comes up: the next one is fed, its end too. */
+/*
+ * Circuit k of the feed comes up: the next one is fed (a periodic
+ * schedule's first again, a period on, after its last), its end too.
+ */
 static uint32_t
 fed_up(struct fs *s, uint32_t k)
 {
+	const struct schedule *sc = s->sc;
 	uint32_t i = s->corder[k];
+	u128 off = (u128)s->cper * sc->period, next;
 
-	if (k + 1 < s->sc->nc)
-		fabsim_push(s, s->sc->c[s->corder[k + 1]].from, EV_CUP, 0,
-		    k + 1);
-	if (s->sc->c[i].to != SCHED_FOREVER)
-		fabsim_push(s, s->sc->c[i].to, EV_CDOWN, 0, i);
+	if (k + 1 < sc->nc)
+		fabsim_push(s, (uint64_t)off + sc->c[s->corder[k + 1]].from,
+		    EV_CUP, 0, k + 1);
+	else if (sc->periodic && (next = off + sc->period +
+	    sc->c[s->corder[0]].from) <= UINT64_MAX - sc->period) {
+		s->cper++;
+		fabsim_push(s, (uint64_t)next, EV_CUP, 0, 0);
+	}
+	if (sc->c[i].to != SCHED_FOREVER)
+		fabsim_push(s, (uint64_t)off + sc->c[i].to, EV_CDOWN, 0, i);
 	return i;
+}
+
+/* In circuits mode: does circuit c give a port another partner? */
+static void
+count_reconfig(struct fs *s, const struct circuit *c)
+{
+	uint32_t *pa = &s->partner[s->poff[c->sw]];
+
+	if ((pa[c->a] != NONE && pa[c->a] != c->b) ||
+	    (pa[c->b] != NONE && pa[c->b] != c->a))
+		s->out->desc[s->pl->p[c->sw].desc].reconfigs++;
+	pa[c->a] = c->b;
+	pa[c->b] = c->a;
 }
 
 void
@@ -378,7 +527,7 @@ fabsetup_circuit(struct fs *s, int up, uint32_t i)
 	const struct circuit *c;
 	const struct plane *pp;
 	const struct plane_desc *d;
-	uint32_t a, b, k;
+	uint32_t a, b, k, p;
 	int64_t l[2];
 
 	if (up)
@@ -392,9 +541,16 @@ fabsetup_circuit(struct fs *s, int up, uint32_t i)
 		a /= d->u;
 		b /= d->u;
 	}
-	l[0] = fablinks_get(&s->ls, fablink_key(FL_CIRC, c->sw, a, b),
+	p = c->sw;
+	if (s->opt->mode == FABSIM_CIRCUITS) {	/* its unit's, as one */
+		p = (uint32_t)(s->pl->base[pp->desc] + (c->sw -
+		    s->pl->base[pp->desc]) / d->count * d->count);
+		if (up)
+			count_reconfig(s, c);
+	}
+	l[0] = fablinks_get(&s->ls, fablink_key(FL_CIRC, p, a, b),
 	    pp->rate_bps, 0);
-	l[1] = fablinks_get(&s->ls, fablink_key(FL_CIRC, c->sw, b, a),
+	l[1] = fablinks_get(&s->ls, fablink_key(FL_CIRC, p, b, a),
 	    pp->rate_bps, 0);
 	if (l[0] < 0 || l[1] < 0) {
 		fabsim_fail(s, "out of memory (the links)");
@@ -454,6 +610,14 @@ fabsetup_deadlock(struct fs *s)
 		    d->n);
 		return;
 	}
+	if (s->opt->mode == FABSIM_CIRCUITS) {
+		fabsim_fail(s, "deadlock at %llu ps: %zu of %zu tasks done; "
+		    "transfer %zu (%u->%u, %llu bytes) waits for a circuit "
+		    "that never comes", (unsigned long long)s->now, s->done,
+		    d->n, i, d->t[i].gpu, d->t[i].dst,
+		    (unsigned long long)d->t[i].amount);
+		return;
+	}
 	fabsim_fail(s, "deadlock at %llu ps: %zu of %zu tasks done; transfer "
 	    "%zu (%u->%u, %llu bytes) waits for a circuit on plane %u that "
 	    "never comes, or for a transfer planned before it",
@@ -485,4 +649,6 @@ fabsetup_free(struct fs *s)
 	free(s->pk);
 	free(s->pkmark);
 	free(s->corder);
+	free(s->poff);
+	free(s->partner);
 }

@@ -7,12 +7,16 @@
  * (every transfer planned once, on a plane that joins its GPUs; every
  * circuit on an ocs plane, between two of its ports, the circuits of
  * each description valid under its reconfiguration model, sched.h),
- * builds the plan queues and counts reconfigurations; it returns 0, or
+ * builds the plan queues and counts reconfigurations; in
+ * FABSIM_CIRCUITS mode it checks the circuits and that a periodic
+ * schedule serves every pair routed over an ocs plane; it returns 0, or
  * -1 through fabsim_fail().  fabsetup_links() (fabroute.c) names the links a
  * transfer's flow crosses (fabsim.h), its description and latency.
  * fabsetup_circuit() brings a circuit up (i: its place in the order
  * of starts, by which circuits are fed to the event queue one at a
- * time) or down (i: the circuit).  fabsetup_peak()
+ * time; a periodic schedule's feed starts again each period) or down
+ * (i: the circuit), and counts in FABSIM_CIRCUITS mode the
+ * reconfigurations of those that come up.  fabsetup_peak()
  * notes that a GPU's buffers grew, and fabsetup_peaks() takes the
  * peaks of those noted once every event of the instant is done (so
  * that the order of events at one instant does not matter); fabsetup_deadlock() says what waits
@@ -89,6 +93,9 @@ struct fs {
 						   description, or UINT32_MAX */
 	uint32_t			*corder; /* circuits by start */
 	size_t				 cnext;
+	uint64_t			 cper;	/* the period being fed */
+	size_t				*poff;	/* circuits mode: each plane's */
+	uint32_t			*partner; /* ports' last partners */
 	uint32_t			*pk;	/* GPUs whose buffers grew */
 	size_t				 npk;
 	uint8_t				*pkmark;

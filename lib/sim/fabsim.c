@@ -211,7 +211,7 @@ make_ready(struct fs *s, uint32_t t)
 	}
 	s->ready[d->gpu] += d->amount;
 	fabsetup_peak(s, d->gpu);
-	if (s->opt->mode == FABSIM_IDEAL)
+	if (s->opt->mode != FABSIM_PLAN)
 		flow_start(s, t);
 	else
 		fabsim_queue_try(s, s->ts[t].queue);

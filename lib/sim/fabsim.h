@@ -25,12 +25,22 @@
  *                 only while a circuit of the schedule joins its ports
  *                 (it waits, or pauses, otherwise).  Circuits are the
  *                 schedule's, switch = plane, a and b ports of it.
+ *   FABSIM_CIRCUITS a schedule of circuits alone (rotorsched), one-shot
+ *                 or periodic, direct: transfer g->h goes as soon as it
+ *                 is ready over planes_route()'s description: an eps
+ *                 one as on the ideal fabric, an ocs one over every
+ *                 circuit up between its ports on the planes of its
+ *                 unit, shared max-min with the pair's other flows.  A
+ *                 periodic schedule repeats until the last task ends;
+ *                 each such transfer's ports must have a circuit in the
+ *                 period, which is checked before the run.
  * A transfer's last byte arrives after its plane's latency.
  *
  * Statistics are kept per GPU (as sim.h's) and per description of the
  * fabric: bytes carried, time with a flow moving, reconfigurations (a
  * circuit set up on a port whose previous circuit on that plane had
- * another partner).  A GPU's buffer holds a transfer's bytes from the
+ * another partner; with FABSIM_CIRCUITS, those set up until the run
+ * ends, period after period).  A GPU's buffer holds a transfer's bytes from the
  * moment it is ready until its last byte is sent (whole transfers: no
  * packets); its NIC holds them from the flow's start (the host hands
  * them over as its plan starts them).
@@ -40,7 +50,8 @@
  * deterministic.  The caller owns its inputs; fabsim_run() fills *out,
  * which fabsim_out_free() releases, and returns 0, or -1 with a message
  * in the caller's buffer (a transfer without a plan, a plane or port
- * out of range, deadlock, time limit, out of memory).
+ * out of range, a pair that no circuit of a period joins, a two-hop
+ * schedule, deadlock, time limit, out of memory).
  */
 #ifndef FABSIM_H
 #define FABSIM_H
@@ -53,7 +64,7 @@
 #include "model/sched.h"
 #include "sim/sim.h"
 
-enum fabsim_mode { FABSIM_IDEAL, FABSIM_PLAN };
+enum fabsim_mode { FABSIM_IDEAL, FABSIM_PLAN, FABSIM_CIRCUITS };
 
 struct fabsim_descstat {
 	uint64_t	bytes;

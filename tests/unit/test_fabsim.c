@@ -11,7 +11,10 @@
  *     their own links into the group (100G), or by the circuit (400G);
  *   - an oversubscribed EPS core;
  *   - plans that cannot run: no circuit (deadlock), a plane that does
- *     not join the pair, a transfer without a plan.
+ *     not join the pair, a transfer without a plan;
+ *   - circuits alone (RotorNet's, periodic): a flow paused while its
+ *     circuit is down, two sharing it, a port's partners rotating and
+ *     counted, what an eps plane joins carried there, refusals.
  */
 #include <stdint.h>
 #include <string.h>
@@ -97,6 +100,89 @@ plan_all(uint32_t plane)
 
 	for (i = 0; i < d.n; i++)
 		sched_add_plan(&sc, (uint32_t)i, plane, 0);
+}
+
+/* A periodic schedule of period ps, circuits alone (rotorsched's). */
+static void
+periodic(uint64_t period)
+{
+	sc.periodic = 1;
+	sc.period = period;
+}
+
+/* FABSIM_CIRCUITS: no plans; transfers go when their circuits are up. */
+static void
+circuits_alone(void)
+{
+	const char *two = "ocs all rate=400Gbps tau=1us\n";
+	uint64_t m;
+
+	ok(setup(two, 2) == 0, "circuits: %s", err);
+	xfer(0, 1, 150000, NULL, 0);
+	periodic(4 * US);
+	sched_add_circuit(&sc, 0, 0, 1, 1 * US, 3 * US);
+	ok(run(FABSIM_CIRCUITS) == 6 * US && out.reconfigs == 0,
+	    "3 us of bytes over a circuit up 1-3 us of every 4: 2 us, then "
+	    "5-6 us of the next period: 6 us (%llu): %s",
+	    (unsigned long long)out.makespan, err);
+	xfer(0, 1, 50000, NULL, 0);
+	xfer(1, 0, 50000, NULL, 0);
+	m = run(FABSIM_CIRCUITS);
+	ok(m == 7 * US && out.end[1] == 3 * US &&
+	    out.end[2] == 2 * US, "two flows one way share the circuit "
+	    "(the short one ends at 3 us, 2 us of half rate; the long one "
+	    "at 7 us), the other way is free (2 us): %llu, %llu, %llu",
+	    (unsigned long long)out.end[0], (unsigned long long)out.end[1],
+	    (unsigned long long)out.end[2]);
+
+	ok(setup("ocs all rate=400Gbps tau=1us\n", 3) == 0, "three: %s", err);
+	xfer(0, 1, 150000, NULL, 0);
+	xfer(0, 2, 50000, NULL, 0);
+	periodic(6 * US);
+	sched_add_circuit(&sc, 0, 0, 1, 1 * US, 3 * US);
+	sched_add_circuit(&sc, 0, 0, 2, 4 * US, 6 * US);
+	m = run(FABSIM_CIRCUITS);
+	ok(m == 8 * US && out.end[1] == 5 * US &&
+	    out.reconfigs == 2, "port 0 rotates: 0-2 at 4 us, 0-1 again at "
+	    "7 us, two reconfigurations; 8 us (%llu, %llu reconfigs)",
+	    (unsigned long long)out.makespan,
+	    (unsigned long long)out.reconfigs);
+	sc.nc = 1;
+	ok(run(FABSIM_CIRCUITS) == UINT64_MAX &&
+	    strstr(err, "no circuit of the period") != NULL,
+	    "a pair no circuit of the period joins is refused: %s", err);
+	sc.periodic = 0;
+	ok(run(FABSIM_CIRCUITS) == UINT64_MAX &&
+	    strstr(err, "deadlock at") != NULL,
+	    "one-shot, the pair left without a circuit deadlocks: %s", err);
+	sc.forwarding = SCHED_VLB;
+	ok(run(FABSIM_CIRCUITS) == UINT64_MAX && strstr(err, "two-hop"),
+	    "a two-hop schedule is refused: %s", err);
+
+	ok(setup("eps group:2 rate=400Gbps\nocs all rate=400Gbps tau=1us\n",
+	    4) == 0, "eps beside: %s", err);
+	xfer(0, 1, 50000, NULL, 0);
+	xfer(0, 2, 50000, NULL, 0);
+	periodic(4 * US);
+	sched_add_circuit(&sc, 2, 0, 2, 2 * US, 4 * US);
+	m = run(FABSIM_CIRCUITS);
+	ok(m == 3 * US && out.end[0] == 1 * US &&
+	    out.desc[0].bytes == 50000 && out.desc[1].bytes == 50000,
+	    "what the server's eps joins goes there (1 us), the rest over "
+	    "the circuit up at 2 us (3 us): %llu, %llu",
+	    (unsigned long long)out.end[0], (unsigned long long)out.end[1]);
+
+	ok(setup("eps group:2 rate=100Gbps\nocs uplink:2:1 rate=400Gbps "
+	    "tau=1us\n", 4) == 0, "uplink: %s", err);
+	xfer(0, 2, 50000, NULL, 0);
+	xfer(1, 3, 50000, NULL, 0);
+	sched_add_circuit(&sc, 2, 0, 1, 0, SCHED_FOREVER);
+	ok(run(FABSIM_CIRCUITS) == 4 * US, "an uplink circuit, two GPUs "
+	    "behind 100G links: 4 us (%llu): %s",
+	    (unsigned long long)out.makespan, err);
+	sched_add_plan(&sc, 0, 2, 0);
+	ok(run(FABSIM_CIRCUITS) == UINT64_MAX && strstr(err, "plans"),
+	    "plans go with FABSIM_PLAN: %s", err);
 }
 
 int
@@ -266,6 +352,7 @@ main(void)
 	ok(run(FABSIM_PLAN) == UINT64_MAX, "a new partner sooner than tau "
 	    "is refused: %s", err);
 
+	circuits_alone();
 	fabsim_out_free(&out);
 	sched_free(&sc);
 	dag_free(&d);
