@@ -81,13 +81,6 @@ transfers() {
 	assert_output 'dagbuild: --fabric=nosuch: not a preset (--fabric=list), and No such file or directory'
 	run dagbuild --fabric=hgx-h100-rail -b 100Gbps < ops.mp
 	assert_output "dagbuild: -s and -b describe the paper's flat net; the fabric hgx-h100-rail gives its planes' own"
-	# the tools that take only the flat net say so (tiered.bats: the others)
-	tracegen -l 1 -t 8 -d 2 | dagbuild --fabric=hgx-h100-rail > r.mp
-	for t in rotorsched; do
-		run $t < r.mp
-		assert_failure 1
-		assert_output --regexp "^$t: stdin: byte [0-9]+: net record: the net is a tiered fabric \\(planes\\): this tool takes the paper's flat net only, so far$"
-	done
 }
 
 @test "fabric: a transfer between rails of different groups goes over the group to its relay, then over the rail" {

@@ -27,10 +27,11 @@ refuse(const struct input *in, const struct args *a)
 
 	if (o != NULL)
 		die("%s: the net is a tiered fabric (%s), where ocssim runs "
-		    "-f ideal or a plan (fluxsolve) so far", o, in->di.fab.name);
+		    "-f ideal, a plan (fluxsolve) or circuits alone "
+		    "(rotorsched) so far", o, in->di.fab.name);
 	if (a->fabric != SIM_IDEAL && !in->sc.present)
-		die("stdin: no schedule record: plan the DAG (fluxsolve) or "
-		    "give -f ideal");
+		die("stdin: no schedule record: plan the DAG (fluxsolve), "
+		    "schedule its circuits (rotorsched) or give -f ideal");
 }
 
 static void
@@ -118,7 +119,8 @@ planes_sim(struct input *in, const struct args *a, struct stream_writer *w)
 	    fabbound_planes(&in->di.dag, &pl, &bound) != 0)
 		die("out of memory (the planes of %s on %u GPUs)",
 		    in->di.fab.name, in->di.net.gpus);
-	opt.mode = ideal ? FABSIM_IDEAL : FABSIM_PLAN;
+	opt.mode = ideal ? FABSIM_IDEAL : in->sc.np > 0 ? FABSIM_PLAN :
+	    FABSIM_CIRCUITS;
 	opt.time_limit = a->time_limit;
 	if (isatty(STDERR_FILENO))
 		opt.progress = ocssim_progress;

@@ -317,6 +317,26 @@ rotor_placed(struct schedule *sc, const struct dagin *in, struct args *a)
 		free(port);
 }
 
+/* The schedule and its circuits after the records read; all freed. */
+static void
+write_schedule(struct stream_writer *w, struct dagin *in, struct args *a,
+    struct schedule *sc)
+{
+	size_t i;
+	int rc;
+
+	if (a->own)
+		dagin_write_omitted(in, stream_packer(w));
+	sched_write_schedule(stream_packer(w), sc);
+	for (i = 0; i < sc->nc; i++)
+		sched_write_circuit(stream_packer(w), &sc->c[i]);
+	if ((rc = stream_writer_close(w)) != 0)
+		die("write error: %s", strerror(rc));
+	sched_free(sc);
+	dagin_free(in);
+	free(a->place.port);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -325,8 +345,6 @@ main(int argc, char **argv)
 	struct dagin in;
 	struct args a;
 	char err[400];
-	size_t i;
-	int rc;
 
 	die_init("rotorsched");
 	parse_args(&a, argc, argv);
@@ -336,9 +354,15 @@ main(int argc, char **argv)
 	if ((w = stream_writer(stdout)) == NULL)
 		die("out of memory");
 	in.omit.on = a.own;
+	in.planes_ok = 1;
 	read_input(&in, w, argc - 1, argv + 1);
-	check_placement(&a, &in.net);
 	snprintf(sc.scheduler, sizeof(sc.scheduler), "%s", modes[a.mode]);
+	if (in.tiered) {
+		planes_rotor(&sc, &in, &a);
+		write_schedule(w, &in, &a, &sc);
+		return 0;
+	}
+	check_placement(&a, &in.net);
 	switch (a.mode) {
 	case MODE_ROTOR:
 		rotor_placed(&sc, &in, &a);
@@ -356,15 +380,6 @@ main(int argc, char **argv)
 		sc.forwarding = a.fwd;
 	if (sched_check(&sc, &in.net, err, sizeof(err)) != 0)
 		die("internal error: the schedule made is invalid: %s", err);
-	if (a.own)
-		dagin_write_omitted(&in, stream_packer(w));
-	sched_write_schedule(stream_packer(w), &sc);
-	for (i = 0; i < sc.nc; i++)
-		sched_write_circuit(stream_packer(w), &sc.c[i]);
-	if ((rc = stream_writer_close(w)) != 0)
-		die("write error: %s", strerror(rc));
-	sched_free(&sc);
-	dagin_free(&in);
-	free(a.place.port);
+	write_schedule(w, &in, &a, &sc);
 	return 0;
 }

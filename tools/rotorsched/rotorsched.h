@@ -73,6 +73,18 @@ void		rotor(struct schedule *, const struct net *,
 		    const struct args *, const uint32_t *);
 
 /*
+ * rotorsched_planes.c: planes_rotor() adds to sc RotorNet's period on a
+ * tiered fabric: a rotor for each unit (a rail, an uplink) of every ocs
+ * description that carries a transfer (as planes_route() sends them),
+ * its ports as the GPUs and its count planes as the switches, circuits
+ * numbered by plane; every rotor must have one period.  It dies on a
+ * mode, a forwarding or a placement other than RotorNet direct in
+ * order.
+ */
+void		planes_rotor(struct schedule *, const struct dagin *,
+		    const struct args *);
+
+/*
  * rotorsched_place.c.  place_parse() reads -p's argument into the
  * struct (its port array malloc'd, the caller's to free) and returns
  * 0, or -1 with a message for usage in the caller's buffer.  place_schedule() empties the schedule and makes
