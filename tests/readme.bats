@@ -94,7 +94,7 @@ checkout() {
 	# fenced block), and the summary names the planes
 	awk '/^```$/ { c++; next } c == 3' "$TOP/README.md" |
 	    sed 1d | tr -s ' ' > tiered.txt
-	[ "$(wc -l < tiered.txt)" -eq 2 ]
+	[ "$(wc -l < tiered.txt)" -eq 3 ]
 	grep '^llama3-8b .* hgx-h100-rail ' "$T/out4" | awk '{ print $1, $2, $3, $4, $5,
 	    $6, $7, $8, $9, $10, $11, $18, $19, $20 }' | tr -s ' ' |
 	    diff tiered.txt -

@@ -200,6 +200,7 @@ g8-ideal.json.cmd'
 	assert_line --regexp '^16 +tp8 dp2 +- +ideal +[0-9.]+ ms +1\.00 '
 	assert_line --regexp '^16 +tp8 dp2 +10us +flux +[0-9.]+ ms '
 	assert_line --regexp '^16 +tp8 dp2 +1ms +flux +[0-9.]+ ms '
+	assert_line --regexp '^16 +tp8 dp2 +1ms +rotor-direct +[0-9.]+ ms '
 	assert_line --partial 'FABRIC=hgx-h100-rail ALGORITHM=ring;'
 	# the runs are made on the fabric's planes: their pipeline says so
 	grep -q -- '--fabric=hgx-h100-rail -r 1ms' out/g16-tau1ms-flux.json.cmd
@@ -211,5 +212,5 @@ g8-ideal.json.cmd'
 	done
 	run env FABRIC=hgx-h100-rail SCHEDULERS="ideal bvn" "$TOP/pipelines/scale-study" "$BIN" bad
 	assert_failure 2
-	assert_output 'scale-study: SCHEDULERS: bvn does not run on a tiered fabric yet (FABRIC=hgx-h100-rail): ideal and flux do'
+	assert_output 'scale-study: SCHEDULERS: bvn does not run on a tiered fabric yet (FABRIC=hgx-h100-rail): ideal, flux, flux-greedy and rotor-direct do'
 }
