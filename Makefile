@@ -206,6 +206,7 @@ $(B)/asan/helpers/%: tests/helpers/%.c tests/helpers/*.h $(LIBHDR)
 	$(call say,CC)$(CC) $(ALL_CFLAGS) $(ASAN_FLAGS) -o $@ $< $(LIBS)
 
 HELPERS =	$(B)/asan/helpers/jsonpack $(B)/asan/helpers/fluxenum \
+		$(B)/asan/helpers/fabenum \
 		$(B)/asan/helpers/idealsim $(B)/asan/helpers/pbsplit
 
 asan: $(ABINS) $(UNITS) $(HELPERS)

@@ -3,7 +3,9 @@
 # planes, ocssim replays the plan to fluxsolve's objective on every
 # preset, -f ideal on the paper's net written as planes gives the flat
 # simulator's makespan and bound, the result names each plane, and
-# what does not run on planes yet is refused with the reason.
+# what does not run on planes yet is refused with the reason; fabenum, an
+# independent brute force of Flux's model on planes, holds the bound and
+# the greedy to the optimum.
 
 load helpers
 
@@ -61,6 +63,56 @@ result() {
 		ocssim -f ideal < d.mp > i.mp
 		[ "$(result i.mp lower_bound_ps)" = "$(solve f.mp bound_ps)" ]
 		[ "$(result i.mp lower_bound_ps)" -le "$(result i.mp makespan_ps)" ]
+	done
+}
+
+@test "tiered: on random small tiered nets the bound is never above fabenum's optimum, nor Flux's greedy below it, under both models" {
+	# fabenum: an independent brute force of Flux's atomic model on planes
+	local fabs=(
+	    'eps group:2 rate=100Gbps\nocs uplink:2:1 count=2 rate=40Gbps tau=3ns'
+	    'eps group:4 rate=90Gbps\nocs uplink:4:1 rate=70Gbps tau=2ns\neps uplink:4:2 rate=10Gbps oversub=3'
+	    'ocs all count=2 rate=50Gbps tau=5ns radix=8\neps all rate=20Gbps oversub=2'
+	    'eps group:4 rate=100Gbps latency=1ns\nocs rail:4 count=2 rate=30Gbps tau=4ns\neps all rate=60Gbps oversub=1.5'
+	    'eps group:2 rate=50Gbps\nocs all rate=40Gbps tau=6ns model=switch'
+	    'eps group:4 rate=100Gbps\nocs rail:4 rate=30Gbps tau=4ns model=switch latency=2ns\nocs all rate=20Gbps tau=3ns model=switch')
+	local i opt bound greedy below=0
+	for ((i = 0; i < 30; i++)); do
+		printf "${fabs[i % 6]}\n" > fab
+		tracegen -l 1 -t 2 -d 4 | dagbuild --fabric=fab > n.mp
+		{ hdr | sed 's/"minor":1/"minor":2/'
+		  records n.mp net
+		  randtasks 8 5 4; } | pack > d.mp
+		opt=$(fabenum < d.mp)
+		ocssim -f ideal < d.mp > i.mp
+		bound=$(result i.mp lower_bound_ps)
+		echo "fabric $((i % 6)): optimum $opt, bound $bound"
+		[ "$bound" -le "$opt" ]
+		[ "$bound" -lt "$opt" ] && below=$((below + 1))
+		if ((i % 6 < 4)); then
+			fluxsolve < d.mp > f.mp
+			greedy=$(solve f.mp objective_ps)
+			echo "  greedy $greedy"
+			[ "$greedy" -ge "$opt" ]
+		fi
+	done
+	# the checks can fail: the bound is below the optimum in most cases
+	[ "$below" -ge 10 ]
+}
+
+@test "tiered: fabenum and fluxenum find one optimum on the flat net written as planes, under both models" {
+	local model i tasks
+	for model in port switch; do
+		printf "ocs all count=2 rate=50Gbps tau=5ns model=$model\neps group:2 rate=1Gbps\n" > fab
+		tracegen -l 1 -t 2 -d 2 | dagbuild --fabric=fab > n.mp
+		tracegen -l 1 -t 2 -d 2 | dagbuild -s 2 -b 50Gbps -r 5ns -m $model > flat.mp
+		for ((i = 0; i < 8; i++)); do
+			# transfers between the two groups only: the eps planes join none
+			tasks=$(randtasks 4 5 3 | jq -c 'if .kind == "transfer" and ((.src / 2 | floor) == (.dst / 2 | floor)) then .dst = ((.dst + 2) % 4) else . end')
+			{ hdr | sed 's/"minor":1/"minor":2/'; records n.mp net; echo "$tasks"; } | pack > d.mp
+			{ hdr; records flat.mp net; echo "$tasks"; } | pack > e.mp
+			echo "$model $i: $(fabenum < d.mp) $(fluxenum < e.mp)"
+			[ "$(fabenum < d.mp)" = "$(fluxenum < e.mp)" ]
+		done
 	done
 }
 
