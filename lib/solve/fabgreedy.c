@@ -17,6 +17,7 @@
 #define NONE		UINT32_MAX
 #define PS_BITS		1000000000000ULL	/* ps x bit/s a bit */
 #define PORTS_MAX	(1ULL << 28)
+#define FG_DEFER	4	/* a transfer put back at most so often */
 
 typedef unsigned __int128 u128;
 
@@ -41,6 +42,7 @@ struct fg {
 	struct portst		*ps;
 	uint32_t		*gdesc;		/* uplink: its group's */
 	uint64_t		*end;		/* per task */
+	uint8_t			*defer;		/* per task: times put back */
 	uint32_t		*cand;
 	size_t			 ncand;
 };
@@ -172,9 +174,11 @@ alloc(struct fg *f)
 	f->slot = mem_calloc(n + 1, sizeof(*f->slot));
 	f->ps = mem_array(n + 1, sizeof(*f->ps));
 	f->end = mem_calloc(f->d->n + 1, sizeof(*f->end));
+	f->defer = mem_calloc(f->d->n + 1, sizeof(*f->defer));
 	f->cand = mem_array(pl->n + 1, sizeof(*f->cand));
 	if (f->sendf == NULL || f->recvf == NULL || f->slot == NULL ||
-	    f->ps == NULL || f->end == NULL || f->cand == NULL)
+	    f->ps == NULL || f->end == NULL || f->defer == NULL ||
+	    f->cand == NULL)
 		return fail(f, "out of memory (%zu ports)", n);
 	for (i = 0; i < n; i++)
 		f->ps[i] = (struct portst){ NONE, NONE, 0, 0 };
@@ -325,8 +329,14 @@ commit(struct fg *f, uint32_t t, const struct cand *c)
 	return 0;
 }
 
+/*
+ * Transfer t, ready at ready, taken from the queue at key: placed where
+ * it ends first if it can start by key; else *later is its start, and
+ * it goes back to the queue for that time.
+ */
 static int
-transfer(struct fg *f, uint32_t t, uint64_t ready)
+transfer(struct fg *f, uint32_t t, uint64_t ready, uint64_t key,
+    uint64_t *later)
 {
 	const struct dag_task *k = &f->d->t[t];
 	struct cand best, c;
@@ -341,6 +351,12 @@ transfer(struct fg *f, uint32_t t, uint64_t ready)
 		try_plane(f, t, ready, f->cand[i], &c);
 		if (i == 0 || c.end < best.end)
 			best = c;
+	}
+	*later = 0;
+	if (best.start > key && f->defer[t] < FG_DEFER) {
+		f->defer[t]++;
+		*later = best.start;
+		return 0;
 	}
 	if (commit(f, t, &best) != 0)
 		return -1;
@@ -390,11 +406,17 @@ run(struct fg *f, uint64_t *makespan)
 	*makespan = 0;
 	while (heap_pop(&h, &it)) {
 		uint32_t t = (uint32_t)it.val;
+		uint64_t later = 0;
 
 		if (d->t[t].kind == DAG_COMPUTE)
 			f->end[t] = sat_add(it.key, d->t[t].amount);
-		else if (transfer(f, t, it.key) != 0)
+		else if (transfer(f, t, ready[t], it.key, &later) != 0)
 			goto out;
+		if (later != 0) {	/* not yet: at its start, again */
+			if (heap_push(&h, later, t, t) != 0)
+				goto oom;
+			continue;
+		}
 		*makespan = max2(*makespan, f->end[t]);
 		for (j = soff[t]; j < soff[t + 1]; j++) {
 			uint32_t s = succ[j];
@@ -441,6 +463,7 @@ fabgreedy_run(const struct dag *d, const struct planes *pl,
 	free(f.slot);
 	free(f.ps);
 	free(f.end);
+	free(f.defer);
 	free(f.cand);
 	return rc;
 }

@@ -3,8 +3,13 @@
  * fabric (BRIEF section 2b), a plan that lib/sim/fabsim replays
  * exactly.
  *
- * Tasks are taken in order of the time they become ready (ties by id);
- * a GPU's computes run in task order, each as soon as it is ready.  A
+ * Tasks are taken in order of the time they can start (ties by id): a
+ * GPU's computes run in task order, each as soon as it is ready; a
+ * transfer, taken at the time it became ready, is put back at the time
+ * it could start if that is later (at most 4 times, then placed), so
+ * that transfers that can run now go before those that wait (earliest
+ * start first: the ports of a ring step pair up at once, not one after
+ * another).  A
  * transfer from g to h goes on the plane joining them (model/planes)
  * where it ends first (ties: the lowest plane), atomic, at the plane's
  * rate (an uplink's no faster than the GPUs' links into their groups):
@@ -26,7 +31,8 @@
  * so (an ocs plane under the switch model, an ocs uplink plane with more
  * than one port per group) and returns -1 with a message in the
  * caller's buffer, as out of memory; else 0.  Work is O(t log t + d + t
- * x p) for t tasks, d dependencies and p planes joining a pair.
+ * x p) for t tasks, d dependencies and p planes joining a pair (each
+ * transfer is looked at 5 times at most).
  */
 #ifndef FABGREEDY_H
 #define FABGREEDY_H
