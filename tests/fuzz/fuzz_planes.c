@@ -2,7 +2,8 @@
  * fuzz_planes: streams of a tiered fabric as ocssim and fluxsolve read
  * them (dagin with planes_ok: the net record with planes, the tasks,
  * the schedule, circuits and plans), then, when the DAG is small,
- * lib/sim/fabsim on the ideal fabric and on the stream's plan, and
+ * lib/sim/fabsim on the ideal fabric and on the stream's schedule (its
+ * plans, or its circuits alone: RotorNet's), never below the bound, and
  * lib/solve/fabgreedy's plan replayed by fabsim: it must run, and end
  * at the greedy's makespan, no sooner than fabbound_planes() (abort()
  * otherwise, which libFuzzer reports).
@@ -73,8 +74,12 @@ check(struct input *in)
 		m = simulate(&in->di.dag, &pl, NULL, FABSIM_IDEAL);
 		if (m < bound)
 			abort();
-		if (in->sc.present)
-			(void)simulate(&in->di.dag, &pl, &in->sc, FABSIM_PLAN);
+		if (in->sc.present) {
+			m = simulate(&in->di.dag, &pl, &in->sc, in->sc.np > 0 ?
+			    FABSIM_PLAN : FABSIM_CIRCUITS);
+			if (m < bound)
+				abort();
+		}
 		sched_init(&g);
 		if (fabgreedy_run(&in->di.dag, &pl, &g, &obj, err,
 		    sizeof(err)) == 0 && obj < UINT64_MAX / 2) {
