@@ -132,7 +132,7 @@ llama3-8b-l8-tp4-dp2.ops.msgpack'
 @test "pipeline: the pipeline benchmark times each stage and the pipe, whose output is the stages'" {
 	run env GPUS=8 LAYERS=2 RUNS=1 "$TOP/pipelines/bench-pipeline" "$BIN" work
 	assert_success
-	assert_line --index 0 'bench-pipeline: llama3-8b 2L tp8 dp1 on 8 GPUs, median of 1 run(s)'
+	assert_line --index 0 'bench-pipeline: llama3-8b 2L tp8 dp1 on 8 GPUs, the flat net, median of 1 run(s)'
 	assert_line --index 1 --regexp '^stage +command +wall_s +cpu_s +rss_MiB +out_MiB$'
 	assert_line --index 2 --regexp '^tracegen +tracegen -l 2 -t 8 -d 1 +[0-9]+\.[0-9]{2} +[0-9]+\.[0-9]{2} +[0-9]+\.[0-9] +0\.0$'
 	assert_line --index 3 --regexp '^dagbuild +dagbuild +[0-9]+\.[0-9]{2} +[0-9]+\.[0-9]{2} +[0-9]+\.[0-9] +0\.1$'

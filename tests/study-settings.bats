@@ -244,7 +244,7 @@ g8-tau10us-flux.json.cmd'
 2	flux-greedy
 2	bvn'
 	run cat out
-	assert_line --index 5 "settings: tools $t; LAYERS=2 FLUX_BUDGET=2 SIM_LIMIT=0; each run's whole pipeline in FILE.cmd"
+	assert_line --index 5 "settings: tools $t; LAYERS=2 FLUX_BUDGET=2 SIM_LIMIT=0 FABRIC=paper ALGORITHM=ring; each run's whole pipeline in FILE.cmd"
 	# the ops and the DAG were intermediate: gone, and no command of
 	# them left behind
 	run bash -c "ls sc | grep msgpack"
