@@ -145,28 +145,30 @@ eps all rate=200Gbps eps 1'
 	    "$(records r.mp result | jq '[.planes[].reconfigs] | add')" ]
 }
 
-@test "tiered: RotorNet on every preset runs over the ocs planes that carry traffic, above the bound, deterministic" {
+@test "tiered: RotorNet, BvN, Solstice and Eclipse on every preset run over the ocs planes that carry traffic, above the bound, deterministic" {
 	for f in $(dagbuild --fabric=list | awk '/^[a-z]/ { print $1 }'); do
 		case $f in
 		gb200*)	tracegen -l 1 -t 8 -d 18 ;;
 		*)	tracegen -l 1 -t 8 -d 4 ;;
 		esac | dagbuild --fabric="$f" > d.mp
-		rotorsched < d.mp > s.mp
-		ocssim < s.mp > r.mp
-		rotorsched < d.mp | ocssim | cmp - r.mp
 		ocssim -f ideal < d.mp > i.mp
-		m=$(result r.mp makespan_ps)
-		echo "$f: rotor $m, ideal $(result i.mp makespan_ps), bound $(result r.mp lower_bound_ps)"
-		[ "$m" -ge "$(result r.mp lower_bound_ps)" ]
-		[ "$(result r.mp scheduler)" = rotor ]
+		for m in rotor bvn solstice eclipse; do
+		rotorsched -m $m < d.mp > s.mp
+		ocssim < s.mp > r.mp
+		rotorsched -m $m < d.mp | ocssim | cmp - r.mp
+		t=$(result r.mp makespan_ps)
+		echo "$f: $m $t, ideal $(result i.mp makespan_ps), bound $(result r.mp lower_bound_ps)"
+		[ "$t" -ge "$(result r.mp lower_bound_ps)" ]
+		[ "$(result r.mp scheduler)" = $m ]
 		# no circuit where an eps plane joins every pair of servers or racks
 		if dagbuild --fabric=list | awk -v f="$f" '$1 == f { on = 1; next } /^[a-z]/ { on = 0 } on && /eps (all|uplink)/' | grep -q .; then
 			[ "$(records s.mp circuit | wc -l)" -eq 0 ]
-			[ "$m" = "$(result i.mp makespan_ps)" ]
+			[ "$t" = "$(result i.mp makespan_ps)" ]
 		else
 			[ "$(records s.mp circuit | wc -l)" -gt 0 ]
 			[ "$(records s.mp schedule | jq -r .periodic)" = true ]
 		fi
+		done
 	done
 }
 
@@ -184,10 +186,10 @@ eps all rate=200Gbps eps 1'
 	run ocssim < d.mp
 	assert_failure 1
 	assert_output --partial 'no schedule record'
-	for o in '-m bvn' '-m solstice' '-m eclipse' '-f vlb' '-p random:1'; do
+	for o in '-f vlb' '-f rotorlb' '-p random:1'; do
 		run bash -c "rotorsched $o < d.mp > /dev/null"
 		assert_failure 1
-		assert_output "rotorsched: the net is a tiered fabric (hgx-h100-rail), where rotorsched runs RotorNet direct (-m rotor -f direct) with its ranks in order, so far"
+		assert_output "rotorsched: the net is a tiered fabric (hgx-h100-rail), where rotorsched forwards direct (-f direct) with its ranks in order, so far"
 	done
 	rotorsched < d.mp > r.mp
 	report --dump r.mp | jq -c 'select(.type == "schedule") | .forwarding = "vlb"' > vlb.jsonl

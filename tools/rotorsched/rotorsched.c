@@ -358,7 +358,9 @@ main(int argc, char **argv)
 	read_input(&in, w, argc - 1, argv + 1);
 	snprintf(sc.scheduler, sizeof(sc.scheduler), "%s", modes[a.mode]);
 	if (in.tiered) {
-		planes_rotor(&sc, &in, &a);
+		planes_schedule(&sc, &in, &a);
+		if (a.mode != MODE_ROTOR)
+			sc.forwarding = a.fwd;
 		write_schedule(w, &in, &a, &sc);
 		return 0;
 	}

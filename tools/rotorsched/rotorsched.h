@@ -73,15 +73,16 @@ void		rotor(struct schedule *, const struct net *,
 		    const struct args *, const uint32_t *);
 
 /*
- * rotorsched_planes.c: planes_rotor() adds to sc RotorNet's period on a
- * tiered fabric: a rotor for each unit (a rail, an uplink) of every ocs
- * description that carries a transfer (as planes_route() sends them),
- * its ports as the GPUs and its count planes as the switches, circuits
- * numbered by plane; every rotor must have one period.  It dies on a
- * mode, a forwarding or a placement other than RotorNet direct in
- * order.
+ * rotorsched_planes.c: planes_schedule() adds to sc the mode's schedule
+ * on a tiered fabric: for each unit (a rail, an uplink) of ocs planes
+ * that carries transfers (as planes_route() sends them), the mode's
+ * maker on a net of the unit's ports, its count planes as the switches
+ * and, for the traffic-matrix modes, the unit's transfers renamed to
+ * its ports; circuits are numbered by plane, and the longest unit's
+ * period is the schedule's.  It dies on two-hop forwarding or a
+ * placement (-p).
  */
-void		planes_rotor(struct schedule *, const struct dagin *,
+void		planes_schedule(struct schedule *, const struct dagin *,
 		    const struct args *);
 
 /*
