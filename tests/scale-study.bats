@@ -201,6 +201,7 @@ g8-ideal.json.cmd'
 	assert_line --regexp '^16 +tp8 dp2 +10us +flux +[0-9.]+ ms '
 	assert_line --regexp '^16 +tp8 dp2 +1ms +flux +[0-9.]+ ms '
 	assert_line --regexp '^16 +tp8 dp2 +1ms +rotor-direct +[0-9.]+ ms '
+	assert_line --regexp '^16 +tp8 dp2 +10us +bvn +[0-9.]+ ms '
 	assert_line --partial 'FABRIC=hgx-h100-rail ALGORITHM=ring;'
 	# the runs are made on the fabric's planes: their pipeline says so
 	grep -q -- '--fabric=hgx-h100-rail -r 1ms' out/g16-tau1ms-flux.json.cmd
@@ -210,7 +211,7 @@ g8-ideal.json.cmd'
 		[ "$status" -eq 2 ] || fail "$knob: exit $status"
 		[ ! -e bad ] || fail "$knob: bad was made"
 	done
-	run env FABRIC=hgx-h100-rail SCHEDULERS="ideal bvn" "$TOP/pipelines/scale-study" "$BIN" bad
+	run env FABRIC=hgx-h100-rail SCHEDULERS="ideal rotor-vlb" "$TOP/pipelines/scale-study" "$BIN" bad
 	assert_failure 2
-	assert_output 'scale-study: SCHEDULERS: bvn does not run on a tiered fabric yet (FABRIC=hgx-h100-rail): ideal, flux, flux-greedy and rotor-direct do'
+	assert_output 'scale-study: SCHEDULERS: rotor-vlb does not run on a tiered fabric yet (FABRIC=hgx-h100-rail): ideal, flux, flux-greedy, rotor-direct and bvn do'
 }
