@@ -134,6 +134,19 @@ fabric_check_gpus(const struct fabopt *fo, uint32_t gpus)
 		die("%s", err);
 }
 
+/* Whether some transfer needs two hops: else routing copies the DAG. */
+static int
+needs_hops(const struct dag *d, const struct fabric *f)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++)
+		if (d->t[i].kind == DAG_TRANSFER &&
+		    !fabric_joined(f, d->t[i].gpu, d->t[i].dst))
+			return 1;
+	return 0;
+}
+
 /* Route the DAG on the fabric; the tasks keep their ops' names. */
 void
 fabric_route(struct fabopt *fo, struct build *b)
@@ -144,7 +157,7 @@ fabric_route(struct fabopt *fo, struct build *b)
 	int64_t split;
 	size_t i;
 
-	if (!fo->on)
+	if (!fo->on || !needs_hops(&b->dag, &fo->fab))
 		return;
 	dag_init(&out);
 	from = xreallocarray(NULL, 2 * b->dag.n + 1, sizeof(*from));
