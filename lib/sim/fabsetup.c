@@ -9,6 +9,7 @@
 #include "model/planes.h"
 #include "model/sched.h"
 #include "records/mem.h"
+#include "records/radix.h"
 #include "sim/fablink.h"
 #include "sim/fabsetup.h"
 #include "sim/fabsim.h"
@@ -91,26 +92,13 @@ alloc(struct fs *s)
 
 /* ---- plans ---- */
 
-struct qkey {
-	uint32_t	plane, src, dst, task;
-	uint64_t	start;
+/* A plan queue's order: (plane, source, destination), start, task. */
+struct qrec {
+	uint64_t	key;
+	uint32_t	task;
 };
 
-static int
-cmp_qkey(const void *a, const void *b)
-{
-	const struct qkey *x = a, *y = b;
-
-	if (x->plane != y->plane)
-		return x->plane < y->plane ? -1 : 1;
-	if (x->src != y->src)
-		return x->src < y->src ? -1 : 1;
-	if (x->dst != y->dst)
-		return x->dst < y->dst ? -1 : 1;
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->task < y->task ? -1 : x->task > y->task;
-}
+RADIX_GENERATE(qsortr, struct qrec, key)
 
 /* Whether plane p carries a transfer from g to h. */
 static int
@@ -169,35 +157,62 @@ take_plans(struct fs *s)
 	return 0;
 }
 
+/* The key of task t in radix pass k: its task, its start, its queue. */
+static uint64_t
+qkey(const struct fs *s, int k, uint32_t t)
+{
+	const struct dag_task *d = &s->d->t[t];
+
+	if (k == 0)
+		return t;
+	if (k == 1)
+		return s->ts[t].pstart;
+	return (uint64_t)s->ts[t].plane << 40 | (uint64_t)d->gpu << 20 |
+	    d->dst;
+}
+
+/*
+ * The plans in queues: sorted by task, then stably by start, then by
+ * queue (planes < 2^16, GPUs < 2^20), three radix sorts.
+ */
 static int
 make_queues(struct fs *s)
 {
-	const struct dag *d = s->d;
-	struct qkey *k;
+	struct qrec *r, *w, *o;
 	size_t i, n = s->sc->np;
+	uint64_t prev = 0, key;
+	int k;
 
-	if ((k = mem_array(n + 1, sizeof(*k))) == NULL ||
+	r = mem_array(n + 1, sizeof(*r));
+	w = mem_array(n + 1, sizeof(*w));
+	if (r == NULL || w == NULL ||
 	    (s->qtask = mem_array(n + 1, sizeof(*s->qtask))) == NULL ||
 	    (s->q = mem_calloc(n + 1, sizeof(*s->q))) == NULL) {
-		free(k);
+		free(r);
+		free(w);
 		return -1;
 	}
-	for (i = 0; i < n; i++) {
-		uint32_t t = s->sc->p[i].task;
-
-		k[i] = (struct qkey){ s->ts[t].plane, d->t[t].gpu, d->t[t].dst,
-		    t, s->ts[t].pstart };
+	for (i = 0; i < n; i++)
+		r[i].task = s->sc->p[i].task;
+	for (k = 0; k < 3; k++) {
+		for (i = 0; i < n; i++)
+			r[i].key = qkey(s, k, r[i].task);
+		if ((o = qsortr(r, w, n)) == w) {
+			w = r;
+			r = o;
+		}
 	}
-	qsort(k, n, sizeof(*k), cmp_qkey);
 	for (i = 0; i < n; i++) {
-		if (i == 0 || k[i].plane != k[i - 1].plane ||
-		    k[i].src != k[i - 1].src || k[i].dst != k[i - 1].dst)
+		key = r[i].key;
+		if (i == 0 || key != prev)
 			s->q[s->nq++].off = (uint32_t)i;
+		prev = key;
 		s->q[s->nq - 1].n++;
-		s->qtask[i] = k[i].task;
-		s->ts[k[i].task].queue = (uint32_t)s->nq - 1;
+		s->qtask[i] = r[i].task;
+		s->ts[r[i].task].queue = (uint32_t)s->nq - 1;
 	}
-	free(k);
+	free(r);
+	free(w);
 	return 0;
 }
 
