@@ -397,10 +397,7 @@ need_key(const struct fs *s, uint32_t t, uint32_t *desc)
 	*desc = (uint32_t)i;
 	d = &pl->fab->d[i];
 	p0 = pl->base[i] + (size_t)u * d->count;
-	return circ_key(pl, (uint32_t)p0,
-	    d->attach == ATTACH_UPLINK ? g / d->k * d->u :
-	    (uint32_t)planes_port(pl, p0, g),
-	    d->attach == ATTACH_UPLINK ? h / d->k * d->u :
+	return circ_key(pl, (uint32_t)p0, (uint32_t)planes_port(pl, p0, g),
 	    (uint32_t)planes_port(pl, p0, h)) | 1ULL << 63;
 }
 

@@ -40,17 +40,6 @@ route_all(const struct dagin *in, uint32_t *desc, uint32_t *unit)
 	}
 }
 
-/* The port of GPU g on plane p0: an uplink's, its group's first. */
-static uint32_t
-port_of(const struct planes *pl, size_t p0, uint32_t g)
-{
-	const struct plane_desc *d = &pl->fab->d[pl->p[p0].desc];
-
-	if (d->attach == ATTACH_UPLINK)
-		return g / d->k * d->u;
-	return (uint32_t)planes_port(pl, p0, g);
-}
-
 /*
  * The unit's own problem: a net of its ports and, for the traffic
  * modes, its transfers on them; 0 when it carries none.
@@ -77,8 +66,8 @@ unit_input(struct dagin *sub, const struct dagin *in,
 		if (desc[t] != p->desc || unit[t] != u)
 			continue;
 		k = in->dag.t[t];
-		k.gpu = port_of(pl, p0, k.gpu);
-		k.dst = port_of(pl, p0, k.dst);
+		k.gpu = (uint32_t)planes_port(pl, p0, k.gpu);
+		k.dst = (uint32_t)planes_port(pl, p0, k.dst);
 		k.ndep = 0;
 		n++;
 		if (k.gpu != k.dst && dag_add(&sub->dag, &k, NULL, 0) != 0)
