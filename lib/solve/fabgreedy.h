@@ -12,7 +12,8 @@
  * another).  A
  * transfer from g to h goes on the plane joining them (model/planes)
  * where it ends first (ties: the lowest plane), atomic, at the plane's
- * rate (an uplink's no faster than the GPUs' links into their groups):
+ * rate (an uplink's no faster than the GPUs' links into their groups;
+ * fabcand.h says how a transfer sits on a plane):
  *   - it holds its ports' send and receive sides alone while it runs
  *     (an uplink's: its group's side of the plane, and the GPUs' ports
  *     on their group planes), so no two flows of the plan share a link
@@ -24,6 +25,16 @@
  *     their last transfer and the new one up tau later (the port model;
  *     a port's first circuit is there from time 0).
  * Eps planes need no circuit and pay no tau.
+ *
+ * fabgreedy_place() is the same list scheduler guided: tasks are taken
+ * in the order of key (per task, ties by id; a task's key no less than
+ * its dependencies'), each computes as soon as it is ready, and each
+ * transfer is placed at once on the plane given (plane, per task; NULL:
+ * where it ends first), as early as the tasks placed before it allow.
+ * Given the starts and planes of a valid plan as keys, it moves no task
+ * later (fabmodel.h's solutions are placed so).  When start is not
+ * NULL, the start of every task is written there.  A NULL guide, or one
+ * without key, is the greedy (start still written when asked).
  *
  * fabgreedy_run() appends the circuits and the plans (task, plane,
  * start) to sc, a one-shot direct schedule (the caller's, initialised),
@@ -44,6 +55,15 @@
 #include "model/planes.h"
 #include "model/sched.h"
 
+struct fabguide {
+	const uint64_t	*key;		/* per task, or NULL: the greedy */
+	const uint32_t	*plane;		/* per task (transfers), or NULL */
+	uint64_t	*start;		/* per task, written, or NULL */
+};
+
+int	fabgreedy_place(const struct dag *, const struct planes *,
+	    const struct fabguide *, struct schedule *, uint64_t *, char *,
+	    size_t);
 int	fabgreedy_run(const struct dag *, const struct planes *,
 	    struct schedule *, uint64_t *, char *, size_t);
 
