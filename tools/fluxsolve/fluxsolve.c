@@ -301,8 +301,8 @@ milp_used(const struct fsolve *fs)
  * makespan equals the proven bound.  seconds is the one field of the
  * output that is not reproducible.
  */
-static void
-write_solve(msgpack_packer *pk, const struct fsolve_opts *o,
+void
+fluxsolve_write_solve(msgpack_packer *pk, const struct fsolve_opts *o,
     const struct fsolve *fs)
 {
 	uint64_t obj = fs->best.makespan, bound = fs->bound;
@@ -352,7 +352,7 @@ write_output(struct stream_writer *w, const struct dagin *in,
 		sched_write_circuit(stream_packer(w), &fs->best.sc.c[i]);
 	for (i = 0; i < fs->best.sc.np; i++)
 		sched_write_plan(stream_packer(w), &fs->best.sc.p[i]);
-	write_solve(stream_packer(w), o, fs);
+	fluxsolve_write_solve(stream_packer(w), o, fs);
 	if ((rc = stream_writer_close(w)) != 0)
 		die("write error: %s", strerror(rc));
 }
@@ -378,11 +378,6 @@ main(int argc, char **argv)
 	in.planes_ok = 1;
 	t0 = wclock_now();
 	read_input(&in, w, argc - 1, argv + 1);
-	if (in.tiered) {
-		planes_solve(&in, &o, w, t0);
-		dagin_free(&in);
-		return 0;
-	}
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_int;
 	sa.sa_flags = SA_RESETHAND;
@@ -390,6 +385,11 @@ main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	if (isatty(STDERR_FILENO))
 		o.progress = progress;
+	if (in.tiered) {
+		planes_solve(&in, &o, w, t0);
+		dagin_free(&in);
+		return 0;
+	}
 	if (fsolve_run(&in.dag, &in.net, &o, &fs) != 0)
 		die("%s", fs.err);
 	if (o.progress != NULL && fs.nm > 0)

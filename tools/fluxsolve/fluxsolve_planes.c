@@ -1,81 +1,261 @@
-/* fluxsolve on a tiered fabric: the greedy on planes, and its bound. */
+/* fluxsolve on a tiered fabric: the greedy on planes, its bound, and
+ * the exact model of the whole DAG. */
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model/dagin.h"
 #include "model/planes.h"
 #include "model/sched.h"
 #include "records/die.h"
+#include "records/mem.h"
 #include "records/stream.h"
 #include "records/wclock.h"
 #include "solve/fabbound.h"
 #include "solve/fabgreedy.h"
+#include "solve/fabmodel.h"
+#include "solve/fmodel.h"
 #include "solve/fsolve.h"
+#include "solve/milp.h"
 #include "solve/wsolve.h"
 #include "fluxsolve.h"
 
+/* Flux's default solves the whole DAG exactly up to so many binaries. */
+#define FLUX_EXACT	400
+/* Absolute optimality tolerance (ns) asked of the solver: 0.1 ps. */
+#define GAP_NS		1e-4
+
+struct pctx {
+	struct dagin		*in;
+	const struct fsolve_opts *o;
+	struct planes		 pl;
+	struct fsolve		*fs;	/* its best.makespan, bound, models */
+	struct schedule		 sc;	/* the best plan */
+	uint64_t		*start;	/* of the best plan, per task */
+	uint32_t		*plane;	/* of its transfers, per task */
+	double			 t0;
+};
+
+/* The plane of every transfer of plan sc, by task. */
 static void
-write_solve(msgpack_packer *pk, const struct fsolve_opts *o, uint64_t obj,
-    uint64_t bound, double seconds)
+planes_of(const struct schedule *sc, uint32_t *plane)
 {
-	stream_pack_record(pk, "solve", 17);
-	stream_pack_kstr(pk, "method", fsolve_methods[o->method]);
-	stream_pack_kstr(pk, "solver", "none");
-	stream_pack_kstr(pk, "window_solver", wsolve_solvers[o->wsolver]);
-	stream_pack_kstr(pk, "status", obj == bound ? "optimal" : "feasible");
-	stream_pack_ku64(pk, "objective_ps", obj);
-	stream_pack_ku64(pk, "bound_ps", bound);
-	stream_pack_kdbl(pk, "gap", obj > 0 ? (double)(obj - bound) / obj : 0);
-	stream_pack_ku64(pk, "greedy_ps", obj);
-	stream_pack_str(pk, "interrupted");
-	msgpack_pack_false(pk);
-	stream_pack_kdbl(pk, "seconds", seconds);
-	stream_pack_kdbl(pk, "time_limit", o->limit);
-	stream_pack_ku64(pk, "windows", 0);
-	stream_pack_ku64(pk, "windows_failed", 0);
-	stream_pack_ku64(pk, "improved", 0);
-	stream_pack_ku64(pk, "models_omitted", 0);
-	stream_pack_str(pk, "models");
-	msgpack_pack_array(pk, 0);
+	size_t i;
+
+	for (i = 0; i < sc->np; i++)
+		plane[sc->p[i].task] = sc->p[i].sw;
+}
+
+static struct fsolve_model *
+entry(struct fsolve *fs, const char *solver, size_t tasks)
+{
+	struct fsolve_model *e;
+
+	if (mem_grow(&fs->m, &fs->mcap, fs->nm + 1, sizeof(*fs->m)) != 0)
+		die("out of memory (the models)");
+	e = &fs->m[fs->nm++];
+	memset(e, 0, sizeof(*e));
+	snprintf(e->name, sizeof(e->name), "exact on planes");
+	e->solver = solver;
+	e->tasks = tasks;
+	e->status = WSOLVE_CUT;
+	e->value = UINT64_MAX;
+	return e;
+}
+
+/* A solution placed by the guided list scheduler: adopted if shorter. */
+static void
+adopt(struct pctx *c, const struct fabmodel *f, const double *x)
+{
+	const struct dag *d = &c->in->dag;
+	struct fabguide g;
+	struct schedule sc;
+	uint64_t *key, *start, ms;
+	uint32_t *plane;
+	char err[400];
+
+	key = mem_array(d->n + 1, sizeof(*key));
+	start = mem_array(d->n + 1, sizeof(*start));
+	plane = mem_array(d->n + 1, sizeof(*plane));
+	if (key == NULL || start == NULL || plane == NULL)
+		die("out of memory (%zu tasks)", d->n);
+	fabmodel_decode(f, x, plane, key);
+	g = (struct fabguide){ key, plane, start };
+	sched_init(&sc);
+	if (fabgreedy_place(d, &c->pl, &g, &sc, &ms, err, sizeof(err)) != 0)
+		die("%s", err);
+	free(key);
+	if (ms >= c->fs->best.makespan) {
+		sched_free(&sc);
+		free(start);
+		free(plane);
+		return;
+	}
+	sched_free(&c->sc);
+	free(c->start);
+	free(c->plane);
+	c->sc = sc;
+	c->start = start;
+	c->plane = plane;
+	planes_of(&c->sc, c->plane);
+	c->fs->best.makespan = ms;
+	c->fs->improved++;
+}
+
+static void
+bound_by(struct fsolve *fs, uint64_t b)
+{
+	if (b > fs->bound)
+		fs->bound = b > fs->best.makespan ? fs->best.makespan : b;
+}
+
+static void
+export(struct pctx *c, const struct fabmodel *f)
+{
+	char err[400];
+
+	if (c->o->write == NULL)
+		return;
+	if (milp_write(&f->m, c->o->write, c->o->format, err,
+	    sizeof(err)) != 0)
+		die("%s", err);
+}
+
+/* A time of the model in ns (a bound of -MILP_INF stays one). */
+static double
+ns(const struct fabmodel *f, double v)
+{
+	return v <= -MILP_INF || v >= MILP_INF ? v : v * (double)f->unit /
+	    1000.0;
+}
+
+/* The exact model of the whole DAG, from the greedy's plan. */
+static void
+exact(struct pctx *c, size_t max_bin, double limit)
+{
+	const struct fsolve_opts *o = c->o;
+	struct milp_opts mo = { .backend = o->solver, .limit = limit,
+	    .stop = o->stop, .verbose = o->verbose };
+	struct milp_result r;
+	struct fsolve_model *e;
+	struct fabmodel f;
+	char err[400];
+	double *x0;
+
+	if (fabmodel_build(&c->in->dag, &c->pl, c->fs->best.makespan,
+	    c->fs->bound, max_bin, &f, err, sizeof(err)) != 0) {
+		if (o->method == FSOLVE_EXACT)
+			die("%s", err);
+		return;
+	}
+	export(c, &f);
+	mo.gap = GAP_NS * 1000.0 / (double)f.unit;
+	if ((x0 = mem_array(f.m.ncol + 1, sizeof(*x0))) == NULL)
+		die("out of memory (the exact model's start)");
+	if (fabmodel_encode(&f, c->start, c->plane, c->fs->best.makespan,
+	    x0) != 0)
+		die("out of memory (the exact model's start)");
+	mo.start = x0;
+	e = entry(c->fs, o->solver, c->in->dag.n);
+	e->rows = f.m.nrow;
+	e->cols = f.m.ncol;
+	e->bins = f.nbin;
+	if (o->progress != NULL)
+		o->progress(o->arg, c->fs, 0);
+	if (milp_solve(&f.m, &mo, &r, err, sizeof(err)) != 0)
+		die("%s", err);
+	if (r.status == MILP_ERROR || r.status == MILP_INFEASIBLE ||
+	    r.status == MILP_UNBOUNDED)
+		die("%s: the exact model on planes of %zu binaries ended %s",
+		    o->solver, f.nbin, milp_statuses[r.status]);
+	e->status = r.status == MILP_OPTIMAL ? WSOLVE_OPTIMAL : WSOLVE_CUT;
+	e->seconds = r.seconds;
+	e->bound = r.status == MILP_OPTIMAL ? fmodel_optimum_ps(ns(&f,
+	    r.objective)) : fmodel_bound_ps(ns(&f, r.bound));
+	if (r.status == MILP_OPTIMAL || r.status == MILP_FEASIBLE) {
+		e->value = fmodel_optimum_ps(ns(&f, r.objective));
+		adopt(c, &f, r.x);
+	}
+	c->fs->windows++;
+	bound_by(c->fs, e->bound);
+	if (o->progress != NULL) {
+		o->progress(o->arg, c->fs, 1);
+		fputc('\n', stderr);
+	}
+	milp_result_free(&r);
+	free(x0);
+	fabmodel_free(&f);
+}
+
+static void
+greedy(struct pctx *c)
+{
+	const struct dag *d = &c->in->dag;
+	struct fabguide g = { NULL, NULL, NULL };
+	uint64_t bound;
+	char err[400];
+
+	if (planes_expand(&c->pl, &c->in->fab, c->in->net.gpus) != 0 ||
+	    fabbound_planes(d, &c->pl, &bound) != 0 ||
+	    (c->start = mem_calloc(d->n + 1, sizeof(*c->start))) == NULL ||
+	    (c->plane = mem_calloc(d->n + 1, sizeof(*c->plane))) == NULL)
+		die("out of memory (the planes of %s on %u GPUs)",
+		    c->in->fab.name, c->in->net.gpus);
+	g.start = c->start;
+	if (fabgreedy_place(d, &c->pl, &g, &c->sc, &c->fs->best.makespan, err,
+	    sizeof(err)) != 0)
+		die("%s", err);
+	planes_of(&c->sc, c->plane);
+	c->fs->greedy_ps = c->fs->best.makespan;
+	if (bound > c->fs->best.makespan)
+		die("internal error: bound %llu above the plan's %llu",
+		    (unsigned long long)bound,
+		    (unsigned long long)c->fs->best.makespan);
+	c->fs->bound = bound;
+}
+
+static void
+write_out(struct pctx *c, struct stream_writer *w)
+{
+	const struct schedule *sc = &c->sc;
+	size_t i;
+	int rc;
+
+	if (c->in->omit.on)
+		dagin_write_omitted(c->in, stream_packer(w));
+	sched_write_schedule(stream_packer(w), sc);
+	for (i = 0; i < sc->nc; i++)
+		sched_write_circuit(stream_packer(w), &sc->c[i]);
+	for (i = 0; i < sc->np; i++)
+		sched_write_plan(stream_packer(w), &sc->p[i]);
+	c->fs->seconds = wclock_now() - c->t0;
+	fluxsolve_write_solve(stream_packer(w), c->o, c->fs);
+	if ((rc = stream_writer_close(w)) != 0)
+		die("write error: %s", strerror(rc));
 }
 
 void
 planes_solve(struct dagin *in, const struct fsolve_opts *o,
     struct stream_writer *w, double t0)
 {
-	struct schedule sc;
-	struct planes pl;
-	uint64_t obj, bound;
-	char err[400];
-	size_t i;
-	int rc;
+	struct fsolve fs;
+	struct pctx c = { .in = in, .o = o, .fs = &fs, .t0 = t0 };
+	double limit = o->limit;
 
-	if (o->method == FSOLVE_EXACT || o->write != NULL)
-		die("%s: the net is a tiered fabric (%s), where fluxsolve plans "
-		    "by its greedy (-m flux or greedy) so far", o->write != NULL ?
-		    "--write-lp/--write-mps" : "-m exact", in->fab.name);
-	sched_init(&sc);
-	if (planes_expand(&pl, &in->fab, in->net.gpus) != 0 ||
-	    fabbound_planes(&in->dag, &pl, &bound) != 0)
-		die("out of memory (the planes of %s on %u GPUs)",
-		    in->fab.name, in->net.gpus);
-	if (fabgreedy_run(&in->dag, &pl, &sc, &obj, err, sizeof(err)) != 0)
-		die("%s", err);
-	if (bound > obj)
-		die("internal error: bound %llu above the plan's %llu",
-		    (unsigned long long)bound, (unsigned long long)obj);
-	snprintf(sc.scheduler, sizeof(sc.scheduler), "%s",
+	memset(&fs, 0, sizeof(fs));
+	sched_init(&c.sc);
+	greedy(&c);
+	if (o->method == FSOLVE_EXACT)
+		exact(&c, o->max_bin, limit);
+	else if (o->method == FSOLVE_FLUX && fs.bound < fs.best.makespan)
+		exact(&c, FLUX_EXACT, limit);
+	snprintf(c.sc.scheduler, sizeof(c.sc.scheduler), "%s",
 	    fsolve_methods[o->method]);
-	if (in->omit.on)
-		dagin_write_omitted(in, stream_packer(w));
-	sched_write_schedule(stream_packer(w), &sc);
-	for (i = 0; i < sc.nc; i++)
-		sched_write_circuit(stream_packer(w), &sc.c[i]);
-	for (i = 0; i < sc.np; i++)
-		sched_write_plan(stream_packer(w), &sc.p[i]);
-	write_solve(stream_packer(w), o, obj, bound, wclock_now() - t0);
-	if ((rc = stream_writer_close(w)) != 0)
-		die("write error: %s", strerror(rc));
-	sched_free(&sc);
-	planes_free(&pl);
+	write_out(&c, w);
+	sched_free(&c.sc);
+	free(c.start);
+	free(c.plane);
+	planes_free(&c.pl);
+	fsolve_free(&fs);
 }
