@@ -345,8 +345,8 @@ run(struct fg *f, uint64_t *makespan)
 			uint32_t s = succ[j];
 
 			ready[s] = max2(ready[s], f->end[t]);
-			if (--pend[s] == 0 && heap_push(&h, qkey(f, s, ready[s]),
-			    s, s) != 0)
+			if (--pend[s] == 0 && heap_push(&h, qkey(f, s,
+			    ready[s]), s, s) != 0)
 				goto oom;
 		}
 	}

@@ -24,6 +24,13 @@ struct ent {			/* a resource a transfer may hold */
 	uint32_t	 k;		/* on plane column y[k] */
 };
 
+struct fixed {			/* what a window's fixed transfers hold */
+	uint64_t	*side;		/* per side: free from */
+	uint64_t	*pend;		/* per port: its last use's end */
+	uint32_t	*partner;	/* and partner, or NONE */
+	uint64_t	*slot;		/* per slot: latest ends first */
+};
+
 struct pent {			/* two transfers that may share one */
 	uint32_t	 i, j;		/* tasks, i < j */
 	size_t		 a, b;		/* their first entries on it */
@@ -31,6 +38,7 @@ struct pent {			/* two transfers that may share one */
 
 struct build {
 	const struct dag	*d;
+	const struct fabwin	*w;		/* or NULL: the whole DAG */
 	const struct planes	*pl;
 	struct fabmodel		*f;
 	char			*err;
@@ -42,10 +50,11 @@ struct build {
 	uint32_t		*xi;		/* per task: transfer index */
 	size_t			 nx, words;
 	uint64_t		*reach;		/* [t * words]: who reaches t */
-	uint32_t		*prev;		/* a compute's GPU predecessor */
+	uint32_t		*prev;		/* a compute's predecessor */
 	uint64_t		*span;		/* per task: its least span */
 	uint64_t		*head;		/* its earliest start */
 	uint64_t		*tail;		/* least time after its end */
+	uint64_t		*fend;		/* a fixed task's end, window */
 	struct ent		*e;
 	size_t			 ne;
 	struct pent		*pe;
@@ -58,6 +67,19 @@ static uint64_t
 sat_add(uint64_t a, uint64_t b)
 {
 	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/* Is task t a column of the model (the window's, or any)? */
+static int
+is_free(const struct build *b, size_t t)
+{
+	return b->w == NULL || b->w->free[t];
+}
+
+static uint64_t
+max2(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
 }
 
 static int
@@ -92,6 +114,7 @@ fabmodel_free(struct fabmodel *f)
 	free(f->po);
 	free(f->cut);
 	free(f->sbase);
+	free(f->slot0);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -159,7 +182,8 @@ columns_of(struct build *b, size_t t, const uint32_t *buf, size_t n,
 			return oom(b, "planes");
 		for (s = 0; s < ns; s++, (*k)++) {
 			f->yplane[*k] = buf[i];
-			f->yslot[*k] = slots(b, buf[i]) > 0 ? (uint32_t)s : NONE;
+			f->yslot[*k] = slots(b, buf[i]) > 0 ? (uint32_t)s :
+			    NONE;
 		}
 	}
 	if (*k - k0 > b->maxc)
@@ -182,14 +206,14 @@ candidates(struct build *b)
 		return oom(b, "planes");
 	for (t = 0; t < d->n; t++) {
 		f->yoff[t] = k;
-		if (d->t[t].kind == DAG_COMPUTE)
+		if (d->t[t].kind == DAG_COMPUTE || !is_free(b, t))
 			continue;
 		n = planes_joining(b->pl, d->t[t].gpu, d->t[t].dst, buf,
 		    b->pl->n);
 		if (n == 0) {
 			free(buf);
-			return fail(b, "transfer %zu: no plane joins GPUs %u and "
-			    "%u: route the DAG for this fabric (dagbuild "
+			return fail(b, "transfer %zu: no plane joins GPUs %u "
+			    "and %u: route the DAG for this fabric (dagbuild "
 			    "--fabric)", t, d->t[t].gpu, d->t[t].dst);
 		}
 		if (columns_of(b, t, buf, n, &k, &cap) != 0) {
@@ -226,7 +250,8 @@ symmetry(struct build *b, uint32_t *owner)
 		for (k = f->yoff[t]; k < f->yoff[t + 1]; k++) {
 			const struct plane *q = &pl->p[f->yplane[k]];
 			uint32_t cnt = pl->fab->d[q->desc].count;
-			size_t first = pl->base[q->desc] + (size_t)q->unit * cnt;
+			size_t first = pl->base[q->desc] +
+			    (size_t)q->unit * cnt;
 
 			if (cnt < 2)
 				continue;
@@ -235,8 +260,8 @@ symmetry(struct build *b, uint32_t *owner)
 				if (mem_grow(&f->cut, &c, f->ncut + 1,
 				    sizeof(*f->cut)) != 0)
 					return oom(b, "cuts");
-				f->cut[f->ncut++] = (struct fabcut){ (uint32_t)t,
-				    (uint32_t)first, cnt };
+				f->cut[f->ncut++] = (struct fabcut){
+				    (uint32_t)t, (uint32_t)first, cnt };
 			}
 			if (owner[first] == t + 1 && f->yplane[k] != first)
 				f->m.hi[f->y[k]] = 0;
@@ -259,6 +284,9 @@ columns(struct build *b, uint64_t horizon, uint64_t lb)
 	for (t = 0; t < d->n; t++) {
 		uint64_t need = sat_add(b->span[t], b->tail[t]), hi;
 
+		f->s[t] = -1;
+		if (!is_free(b, t))
+			continue;
 		hi = horizon > need ? horizon - need : 0;
 		if (hi < b->head[t])
 			hi = b->head[t];
@@ -279,6 +307,8 @@ columns(struct build *b, uint64_t horizon, uint64_t lb)
 			f->nbin += !one;
 		}
 	}
+	if (b->w != NULL)
+		return 0;	/* a window's planes are not alike */
 	if ((owner = mem_calloc(b->pl->n + 1, sizeof(*owner))) == NULL)
 		return oom(b, "cuts");
 	rc = symmetry(b, owner);
@@ -328,6 +358,8 @@ precedence(struct build *b)
 	const uint32_t *dep;
 
 	for (t = 0; t < d->n; t++) {
+		if (!is_free(b, t))
+			continue;
 		if ((n = f->yoff[t + 1] - f->yoff[t]) > 1) {
 			for (k = 0; k < n; k++) {
 				b->rc[k] = f->y[f->yoff[t] + k];
@@ -338,12 +370,15 @@ precedence(struct build *b)
 		}
 		dep = dag_deps(d, t);
 		for (k = 0; k < d->t[t].ndep; k++)
-			if (after(b, dep[k], t) != 0)
+			if (is_free(b, dep[k]) && after(b, dep[k], t) != 0)
 				return -1;
-		if (b->prev[t] != NONE && after(b, b->prev[t], t) != 0)
+		if (b->prev[t] != NONE && is_free(b, b->prev[t]) &&
+		    after(b, b->prev[t], t) != 0)
 			return -1;
 	}
 	for (t = 0; t < d->n; t++) {
+		if (!is_free(b, t))
+			continue;
 		b->rc[0] = f->c;
 		b->rv[0] = 1;
 		b->rc[1] = f->s[t];
@@ -400,32 +435,86 @@ pred(const struct build *b, size_t t, size_t k)
 	return k == b->d->t[t].ndep ? b->prev[t] : NONE;
 }
 
-/* Every task's least span, earliest start and least time after it, each
- * transfer on the plane where it is fastest. */
+/* Transfer t's least span over the planes joining its GPUs, and (when
+ * p is not NONE) its span on plane p. */
+static uint64_t
+least_span(struct build *b, size_t t, uint32_t *buf, uint32_t p,
+    uint64_t *on)
+{
+	const struct dag_task *k = &b->d->t[t];
+	struct fabcand c;
+	uint64_t v = UINT64_MAX;
+	size_t n, i;
+
+	n = planes_joining(b->pl, k->gpu, k->dst, buf, b->pl->n);
+	for (i = 0; i < n; i++) {
+		fabcand_on(&b->cx, buf[i], k->gpu, k->dst, k->amount, &c);
+		if (sat_add(c.dur, c.lat) < v)
+			v = sat_add(c.dur, c.lat);
+		if (buf[i] == p)
+			*on = sat_add(c.dur, c.lat);
+	}
+	return v;
+}
+
+/* Every task's least span, and a window's fixed tasks' ends. */
+static int
+spans(struct build *b)
+{
+	const struct dag *d = b->d;
+	uint32_t *buf;
+	uint64_t on;
+	size_t t;
+
+	b->span = mem_calloc(d->n + 1, sizeof(*b->span));
+	b->fend = mem_calloc(d->n + 1, sizeof(*b->fend));
+	if (b->span == NULL || b->fend == NULL ||
+	    (buf = mem_array(b->pl->n + 1, sizeof(*buf))) == NULL)
+		return oom(b, "bounds");
+	for (t = 0; t < d->n; t++) {
+		on = UINT64_MAX;
+		if (d->t[t].kind == DAG_COMPUTE)
+			b->span[t] = on = d->t[t].amount;
+		else
+			b->span[t] = least_span(b, t, buf, b->w == NULL ? NONE :
+			    b->w->plane[t], &on);
+		if (on == UINT64_MAX)
+			on = b->span[t];
+		if (!is_free(b, t))
+			b->fend[t] = sat_add(b->w->start[t], on);
+	}
+	free(buf);
+	return 0;
+}
+
+/* Every task's earliest start (in a window: no earlier than its
+ * start, after its fixed dependencies' ends) and least time after it,
+ * each transfer on the plane where it is fastest. */
 static int
 window(struct build *b)
 {
 	const struct dag *d = b->d;
-	const struct fabmodel *f = b->f;
+	uint64_t e;
 	size_t t, k;
 	uint32_t p;
 
-	b->span = mem_calloc(d->n + 1, sizeof(*b->span));
+	if (spans(b) != 0)
+		return -1;
 	b->head = mem_calloc(d->n + 1, sizeof(*b->head));
 	b->tail = mem_calloc(d->n + 1, sizeof(*b->tail));
-	if (b->span == NULL || b->head == NULL || b->tail == NULL)
+	if (b->head == NULL || b->tail == NULL)
 		return oom(b, "bounds");
 	for (t = 0; t < d->n; t++) {
-		b->span[t] = d->t[t].kind == DAG_COMPUTE ? d->t[t].amount :
-		    UINT64_MAX;
-		for (k = f->yoff[t]; k < f->yoff[t + 1]; k++)
-			if (sat_add(b->cand[k].dur, b->cand[k].lat) < b->span[t])
-				b->span[t] = sat_add(b->cand[k].dur,
-				    b->cand[k].lat);
-		for (k = 0; k <= d->t[t].ndep; k++)
-			if ((p = pred(b, t, k)) != NONE &&
-			    sat_add(b->head[p], b->span[p]) > b->head[t])
-				b->head[t] = sat_add(b->head[p], b->span[p]);
+		if (b->w != NULL)
+			b->head[t] = b->w->from;
+		for (k = 0; k <= d->t[t].ndep; k++) {
+			if ((p = pred(b, t, k)) == NONE)
+				continue;
+			e = is_free(b, p) ? sat_add(b->head[p], b->span[p]) :
+			    b->fend[p];
+			if (e > b->head[t])
+				b->head[t] = e;
+		}
 	}
 	for (t = d->n; t-- > 0;)
 		for (k = 0; k <= d->t[t].ndep; k++)
@@ -446,8 +535,8 @@ reachability(struct build *b)
 	if ((b->xi = mem_array(d->n + 1, sizeof(*b->xi))) == NULL)
 		return oom(b, "order");
 	for (t = 0; t < d->n; t++)
-		b->xi[t] = d->t[t].kind == DAG_COMPUTE ? NONE :
-		    (uint32_t)b->nx++;
+		b->xi[t] = d->t[t].kind == DAG_COMPUTE || !is_free(b, t) ?
+		    NONE : (uint32_t)b->nx++;
 	b->words = (b->nx + 63) / 64;
 	if (b->words > REACH_WORDS / (d->n + 1))
 		return fail(b, "the exact model on planes of %zu tasks and %zu "
@@ -492,6 +581,15 @@ push(struct build *b, size_t *cap, uint64_t res, size_t t, size_t k)
 }
 
 static int
+push2(struct build *b, size_t *cap, uint64_t r1, uint64_t r2, size_t t,
+    size_t k)
+{
+	if (push(b, cap, r1, t, k) != 0)
+		return -1;
+	return push(b, cap, r2, t, k);
+}
+
+static int
 ent_cmp(const void *x, const void *y)
 {
 	const struct ent *a = x, *b = y;
@@ -523,22 +621,23 @@ resources(struct build *b)
 			const struct plane *q = &b->pl->p[c->plane];
 			size_t p = c->plane;
 
-			if (push(b, &cap, (off[p] + c->x) * 2, t, k) != 0 ||
-			    push(b, &cap, (off[p] + c->y) * 2 + 1, t, k) != 0)
+			if (push2(b, &cap, (off[p] + c->x) * 2,
+			    (off[p] + c->y) * 2 + 1, t, k) != 0)
 				return -1;
-			if (c->gp != FABCAND_NONE &&
-			    (push(b, &cap, (off[c->gp] + c->gx) * 2, t, k) != 0 ||
-			    push(b, &cap, (off[c->gq] + c->gy) * 2 + 1, t, k) != 0))
+			if (c->gp != FABCAND_NONE && push2(b, &cap,
+			    (off[c->gp] + c->gx) * 2,
+			    (off[c->gq] + c->gy) * 2 + 1, t, k) != 0)
 				return -1;
 			if (f->yslot[k] != NONE && push(b, &cap, 2 * np +
 			    b->f->sbase[p] + f->yslot[k], t, k) != 0)
 				return -1;
 			if (q->kind == PLANE_OCS && q->reconfig_ps > 0 &&
-			    (push(b, &cap, 2 * np + S + off[p] + c->x, t, k) != 0 ||
-			    push(b, &cap, 2 * np + S + off[p] + c->y, t, k) != 0))
+			    push2(b, &cap, 2 * np + S + off[p] + c->x,
+			    2 * np + S + off[p] + c->y, t, k) != 0)
 				return -1;
 		}
-	qsort(b->e, b->ne, sizeof(*b->e), ent_cmp);
+	if (b->ne > 0)
+		qsort(b->e, b->ne, sizeof(*b->e), ent_cmp);
 	return 0;
 }
 
@@ -583,7 +682,8 @@ pairs(struct build *b)
 			}
 		}
 	}
-	qsort(b->pe, b->npe, sizeof(*b->pe), pent_cmp);
+	if (b->npe > 0)
+		qsort(b->pe, b->npe, sizeof(*b->pe), pent_cmp);
 	return 0;
 }
 
@@ -719,13 +819,148 @@ conflicts(struct build *b, size_t max_bin)
 		if (pair_rows(b, g0, g1) != 0)
 			return -1;
 		if (b->f->nbin > max_bin)
-			return fail(b, "the exact model on planes has more than "
-			    "%zu binaries (a plane per transfer, an order per "
-			    "pair that shares a port or link): %zu transfers, "
-			    "%zu pairs so far; raise --max-binaries, or plan by "
-			    "the greedy", max_bin, b->nx, b->f->npair);
+			return fail(b, "the exact model on planes has more "
+			    "than %zu binaries (a plane per transfer, an order "
+			    "per pair that shares a port or link): %zu "
+			    "transfers, %zu pairs so far; raise "
+			    "--max-binaries, or plan by the greedy", max_bin,
+			    b->nx, b->f->npair);
 	}
 	return 0;
+}
+
+/* Keep end e among the n latest of a plane's slots (latest first). */
+static void
+slot_end(uint64_t *sl, size_t n, uint64_t e)
+{
+	size_t i;
+
+	if (n == 0 || e <= sl[n - 1])
+		return;
+	for (i = n - 1; i > 0 && sl[i - 1] < e; i--)
+		sl[i] = sl[i - 1];
+	sl[i] = e;
+}
+
+/* What a window's fixed transfer, started before it, leaves held. */
+static void
+held(struct build *b, struct fixed *x, size_t t)
+{
+	const struct dag_task *k = &b->d->t[t];
+	const size_t *off = b->cx.off;
+	const struct plane *q;
+	struct fabcand c;
+	uint64_t e;
+	size_t p;
+
+	fabcand_on(&b->cx, b->w->plane[t], k->gpu, k->dst, k->amount, &c);
+	p = c.plane;
+	q = &b->pl->p[p];
+	e = sat_add(b->w->start[t], c.dur);
+	x->side[(off[p] + c.x) * 2] = max2(x->side[(off[p] + c.x) * 2], e);
+	x->side[(off[p] + c.y) * 2 + 1] = max2(x->side[(off[p] + c.y) * 2 + 1],
+	    e);
+	if (c.gp != FABCAND_NONE) {
+		x->side[(off[c.gp] + c.gx) * 2] =
+		    max2(x->side[(off[c.gp] + c.gx) * 2], e);
+		x->side[(off[c.gq] + c.gy) * 2 + 1] =
+		    max2(x->side[(off[c.gq] + c.gy) * 2 + 1], e);
+	}
+	if (q->kind == PLANE_OCS && e >= x->pend[off[p] + c.x]) {
+		x->pend[off[p] + c.x] = e;
+		x->partner[off[p] + c.x] = c.y;
+	}
+	if (q->kind == PLANE_OCS && e >= x->pend[off[p] + c.y]) {
+		x->pend[off[p] + c.y] = e;
+		x->partner[off[p] + c.y] = c.x;
+	}
+	if (slots(b, p) > 0)
+		slot_end(x->slot + b->f->sbase[p], slots(b, p), e);
+}
+
+/* When candidate k can start for what the fixed transfers hold. */
+static uint64_t
+release(const struct build *b, const struct fixed *x, size_t k)
+{
+	const struct fabcand *c = &b->cand[k];
+	const size_t *off = b->cx.off;
+	const struct plane *q = &b->pl->p[c->plane];
+	size_t p = c->plane;
+	uint64_t r;
+
+	r = max2(x->side[(off[p] + c->x) * 2], x->side[(off[p] + c->y) * 2 +
+	    1]);
+	if (c->gp != FABCAND_NONE)
+		r = max2(r, max2(x->side[(off[c->gp] + c->gx) * 2],
+		    x->side[(off[c->gq] + c->gy) * 2 + 1]));
+	if (q->kind == PLANE_OCS && x->partner[off[p] + c->x] != NONE &&
+	    x->partner[off[p] + c->x] != c->y)
+		r = max2(r, sat_add(x->pend[off[p] + c->x], q->reconfig_ps));
+	if (q->kind == PLANE_OCS && x->partner[off[p] + c->y] != NONE &&
+	    x->partner[off[p] + c->y] != c->x)
+		r = max2(r, sat_add(x->pend[off[p] + c->y], q->reconfig_ps));
+	if (b->f->yslot[k] != NONE)
+		r = max2(r, x->slot[b->f->sbase[p] + b->f->yslot[k]]);
+	return r;
+}
+
+/* A window's transfer starts once what it needs is free: S_t >= the
+ * release of the plane it takes. */
+static int
+release_rows(struct build *b, const struct fixed *x)
+{
+	const struct fabmodel *f = b->f;
+	size_t t, k, n;
+	uint64_t r;
+	int need;
+
+	for (t = 0; t < b->d->n; t++) {
+		if (f->yoff[t + 1] == f->yoff[t])
+			continue;
+		b->rc[0] = f->s[t];
+		b->rv[0] = 1;
+		for (n = 1, need = 0, k = f->yoff[t]; k < f->yoff[t + 1]; k++) {
+			r = release(b, x, k);
+			need |= T(f, r) > f->m.lo[f->s[t]];
+			b->rc[n] = f->y[k];
+			b->rv[n++] = -T(f, r);
+		}
+		if (need && row(b, n, MILP_GE, 0) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+fabwin_releases(struct build *b)
+{
+	struct fixed x;
+	size_t t, n = b->nport;
+	int rc = -1;
+
+	x.side = mem_calloc(2 * n + 1, sizeof(*x.side));
+	x.pend = mem_calloc(n + 1, sizeof(*x.pend));
+	x.partner = mem_array(n + 1, sizeof(*x.partner));
+	x.slot = mem_calloc(b->f->nslots + 1, sizeof(*x.slot));
+	if (x.side == NULL || x.pend == NULL || x.partner == NULL ||
+	    x.slot == NULL) {
+		oom(b, "releases");
+		goto out;
+	}
+	memset(x.partner, 0xff, (n + 1) * sizeof(*x.partner));
+	for (t = 0; t < b->d->n; t++)
+		if (!is_free(b, t) && b->d->t[t].kind != DAG_COMPUTE &&
+		    b->w->start[t] < b->w->from)
+			held(b, &x, t);
+	rc = release_rows(b, &x);
+	b->f->slot0 = x.slot;	/* for fabmodel_encode() */
+	x.slot = NULL;
+out:
+	free(x.side);
+	free(x.pend);
+	free(x.partner);
+	free(x.slot);
+	return rc;
 }
 
 static int
@@ -739,17 +974,17 @@ build(struct build *b, uint64_t horizon, uint64_t lb, size_t max_bin)
 	if (b->rc == NULL || b->rv == NULL)
 		return oom(b, "rows");
 	if (precedence(b) != 0 || reachability(b) != 0 || resources(b) != 0 ||
-	    pairs(b) != 0)
+	    (b->w != NULL && fabwin_releases(b) != 0) || pairs(b) != 0)
 		return -1;
 	return conflicts(b, max_bin);
 }
 
 int
 fabmodel_build(const struct dag *d, const struct planes *pl,
-    uint64_t horizon, uint64_t lb, size_t max_bin, struct fabmodel *f,
-    char *err, size_t errlen)
+    const struct fabwin *w, uint64_t horizon, uint64_t lb, size_t max_bin,
+    struct fabmodel *f, char *err, size_t errlen)
 {
-	struct build b = { .d = d, .pl = pl, .f = f, .err = err,
+	struct build b = { .d = d, .pl = pl, .w = w, .f = f, .err = err,
 	    .errlen = errlen };
 	int rc;
 
@@ -767,6 +1002,7 @@ fabmodel_build(const struct dag *d, const struct planes *pl,
 	free(b.span);
 	free(b.head);
 	free(b.tail);
+	free(b.fend);
 	free(b.e);
 	free(b.pe);
 	free(b.rc);
@@ -823,7 +1059,8 @@ on_plane(const struct fabmodel *f, size_t t, uint32_t p, size_t *first)
 }
 
 /* The slots of transfers on oversubscribed eps planes, in start order:
- * each takes the one free longest, as fabgreedy does. */
+ * each takes the one free longest, as fabgreedy does (in a window,
+ * after the fixed transfers' latest ends, as their releases have it). */
 static int
 slots_of(const struct fabmodel *f, const uint64_t *start,
     const uint32_t *plane, uint32_t *slot)
@@ -839,6 +1076,8 @@ slots_of(const struct fabmodel *f, const uint64_t *start,
 		free(freeat);
 		return -1;
 	}
+	if (f->slot0 != NULL)
+		memcpy(freeat, f->slot0, f->nslots * sizeof(*freeat));
 	for (t = 0; t < f->n; t++) {
 		slot[t] = NONE;
 		if (f->yoff[t + 1] > f->yoff[t] &&
@@ -886,6 +1125,8 @@ fabmodel_encode(const struct fabmodel *f, const uint64_t *start,
 	}
 	memset(x, 0, f->m.ncol * sizeof(*x));
 	for (t = 0; t < f->n; t++) {
+		if (f->s[t] < 0)
+			continue;
 		x[f->s[t]] = T(f, start[t]);
 		for (k = f->yoff[t]; k < f->yoff[t + 1]; k++)
 			x[f->y[k]] = pl[t] == f->yplane[k] &&
@@ -907,6 +1148,8 @@ fabmodel_decode(const struct fabmodel *f, const double *x, uint32_t *plane,
 	double v;
 
 	for (t = 0; t < f->n; t++) {
+		if (f->s[t] < 0)
+			continue;
 		v = floor(x[f->s[t]] * (double)f->unit + 0.5);
 		key[t] = v > 0 ? (uint64_t)v : 0;
 		plane[t] = NONE;

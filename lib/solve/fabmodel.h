@@ -40,13 +40,26 @@
  * pairs of transfers sharing a resource, and more than max_bin
  * binaries; -1 then, as when memory runs out; else 0.
  *
+ * With a window w (else NULL), only the tasks w->free marks are columns,
+ * and the rest of plan w (start, plane per task) is fixed: a window
+ * task starts no earlier than from, after its fixed dependencies' ends
+ * and after what the fixed transfers that started before from hold (a
+ * side until their end, a port tau longer for another partner, the
+ * latest ends on an oversubscribed plane's slots); fixed tasks that
+ * start at from or later are left out (the caller places them again),
+ * and C follows each window task by the least time after it, so the
+ * model shortens the window's critical paths.  There is no symmetry
+ * cut in a window, and its planes' units are not alike.
+ *
  * fabmodel_encode() writes a solution (m.ncol values) from a plan:
- * the start of every task and the plane of every transfer (by task id),
- * and its makespan, all in ps; a start for the solver (slots given in
+ * the start of every task and the plane of every transfer (by task id;
+ * a window's columns only), and its makespan, all in ps; a start for
+ * the solver (slots given in
  * start order, each the one free longest, as fabgreedy gives them).
  * It returns 0, or -1 out of memory.
  * fabmodel_decode() reads one back: the plane of each transfer and the
- * start of each task in ps, as keys for fabgreedy_place(), which turns
+ * start of each task in ps (a window's columns only; the rest left as
+ * they are), as keys for fabgreedy_place(), which turns
  * them into a valid plan no longer than the solution.
  * The struct owns its arrays (fabmodel_free(), safe after a failure).
  */
@@ -90,10 +103,19 @@ struct fabmodel {
 	size_t		 np;		/* planes */
 	uint64_t	*sbase;		/* per plane: its first slot */
 	uint64_t	 nslots;
+	uint64_t	*slot0;		/* window: slots' fixed ends, or NULL */
 };
 
-int	fabmodel_build(const struct dag *, const struct planes *, uint64_t,
-	    uint64_t, size_t, struct fabmodel *, char *, size_t);
+struct fabwin {			/* a window of a plan */
+	const uint8_t	*free;		/* per task: 1, a column */
+	const uint64_t	*start;		/* per task: the plan's start */
+	const uint32_t	*plane;		/* per task: a transfer's plane */
+	uint64_t	 from;		/* the window's tasks start so late */
+};
+
+int	fabmodel_build(const struct dag *, const struct planes *,
+	    const struct fabwin *, uint64_t, uint64_t, size_t,
+	    struct fabmodel *, char *, size_t);
 int	fabmodel_encode(const struct fabmodel *, const uint64_t *,
 	    const uint32_t *, uint64_t, double *);
 void	fabmodel_decode(const struct fabmodel *, const double *, uint32_t *,

@@ -95,7 +95,8 @@ optimum(void)
 
 	if (d.n > 64 || greedy(&gms, start, plane) != 0 ||
 	    fabbound_planes(&d, &pl, &lb) != 0 ||
-	    fabmodel_build(&d, &pl, gms, lb, 1000, &m, err, sizeof(err)) != 0)
+	    fabmodel_build(&d, &pl, NULL, gms, lb, 1000, &m, err,
+	    sizeof(err)) != 0)
 		return 0;
 	memset(&r, 0, sizeof(r));
 	if (milp_solve(&m.m, NULL, &r, err, sizeof(err)) != 0 ||
@@ -207,6 +208,38 @@ random_dag(uint32_t gpus, int nx, int nc)
 	}
 }
 
+/* The tasks that start in [from, to) of a plan as a window: its model
+ * met by the plan. */
+static int
+window_meets(uint64_t ms, const uint64_t *start, const uint32_t *plane,
+    int i)
+{
+	uint8_t fr[64];
+	uint64_t from = ms / 4 + (uint64_t)i, to = ms / 2;
+	struct fabwin w = { fr, start, plane, 0 };
+	struct fabmodel m;
+	double *x;
+	size_t t;
+	int good;
+
+	for (t = 0; t < d.n; t++) {
+		fr[t] = start[t] >= from && start[t] < to;
+		if (fr[t] && (w.from == 0 || start[t] < w.from))
+			w.from = start[t];
+	}
+	if (fabmodel_build(&d, &pl, &w, ms, 0, 100000, &m, err,
+	    sizeof(err)) != 0)
+		return 0;
+	x = calloc(m.m.ncol + 1, sizeof(*x));
+	good = x != NULL && fabmodel_encode(&m, start, plane, ms, x) == 0 &&
+	    meets(&m.m, x);
+	if (!good)
+		ok(0, "DAG %d: the plan breaks its window's model", i);
+	free(x);
+	fabmodel_free(&m);
+	return good;
+}
+
 static void
 starts(void)
 {
@@ -226,7 +259,7 @@ starts(void)
 	uint32_t plane[64];
 	struct fabmodel m;
 	double *x;
-	int i, good = 0, n = 40;
+	int i, good = 0, wgood = 0, n = 40;
 
 	srand(35);
 	for (i = 0; i < n; i++) {
@@ -235,21 +268,24 @@ starts(void)
 		random_dag(8, 12, 6);
 		if (greedy(&ms, start, plane) != 0 ||
 		    fabbound_planes(&d, &pl, &lb) != 0 ||
-		    fabmodel_build(&d, &pl, ms, lb, 100000, &m, err,
+		    fabmodel_build(&d, &pl, NULL, ms, lb, 100000, &m, err,
 		    sizeof(err)) != 0)
 			break;
 		x = calloc(m.m.ncol + 1, sizeof(*x));
-		if (x != NULL && fabmodel_encode(&m, start, plane, ms, x) == 0 &&
-		    meets(&m.m, x))
+		if (x != NULL && fabmodel_encode(&m, start, plane, ms,
+		    x) == 0 && meets(&m.m, x))
 			good++;
 		else
-			ok(0, "fabric %d, DAG %d: the greedy's start breaks the "
-			    "model", i % 5, i);
+			ok(0, "fabric %d, DAG %d: the greedy's start breaks "
+			    "the model", i % 5, i);
 		free(x);
 		fabmodel_free(&m);
+		wgood += window_meets(ms, start, plane, i);
 	}
 	ok(good == n, "the greedy's plan meets the model: %d of %d random "
 	    "DAGs %s", good, n, err);
+	ok(wgood == n, "and the model of a window of it, the rest fixed: %d "
+	    "of %d %s", wgood, n, err);
 }
 
 static void
@@ -262,7 +298,7 @@ refusals(void)
 		xfer(0, 1, 1000, NULL, 0);
 		xfer(0, 2, 1000, NULL, 0);
 		xfer(0, 3, 1000, NULL, 0);
-		rc = fabmodel_build(&d, &pl, 10 * US, 0, 3, &m, err,
+		rc = fabmodel_build(&d, &pl, NULL, 10 * US, 0, 3, &m, err,
 		    sizeof(err));
 	}
 	ok(rc == -1 && strstr(err, "more than 3 binaries") != NULL,
@@ -270,7 +306,7 @@ refusals(void)
 	rc = 0;
 	if (setup("ocs all rate=8Gbps tau=1us model=switch\n", 4) == 0) {
 		xfer(0, 1, 1000, NULL, 0);
-		rc = fabmodel_build(&d, &pl, 10 * US, 0, 100, &m, err,
+		rc = fabmodel_build(&d, &pl, NULL, 10 * US, 0, 100, &m, err,
 		    sizeof(err));
 	}
 	ok(rc == -1 && strstr(err, "switch model") != NULL,

@@ -25,6 +25,12 @@
 #define FLUX_EXACT	400
 /* Absolute optimality tolerance (ns) asked of the solver: 0.1 ps. */
 #define GAP_NS		1e-4
+/* A window frees so many transfers (and the computes among them), the
+ * next one starts half of them earlier, and none is solved longer. */
+#define WIN_XFERS	12
+#define WIN_STEP	6
+#define WIN_BINS	1000
+#define WIN_LIMIT	1.0
 
 struct pctx {
 	struct dagin		*in;
@@ -48,7 +54,7 @@ planes_of(const struct schedule *sc, uint32_t *plane)
 }
 
 static struct fsolve_model *
-entry(struct fsolve *fs, const char *solver, size_t tasks)
+entry(struct fsolve *fs, const char *name, const char *solver, size_t tasks)
 {
 	struct fsolve_model *e;
 
@@ -56,7 +62,7 @@ entry(struct fsolve *fs, const char *solver, size_t tasks)
 		die("out of memory (the models)");
 	e = &fs->m[fs->nm++];
 	memset(e, 0, sizeof(*e));
-	snprintf(e->name, sizeof(e->name), "exact on planes");
+	snprintf(e->name, sizeof(e->name), "%s", name);
 	e->solver = solver;
 	e->tasks = tasks;
 	e->status = WSOLVE_CUT;
@@ -80,6 +86,8 @@ adopt(struct pctx *c, const struct fabmodel *f, const double *x)
 	plane = mem_array(d->n + 1, sizeof(*plane));
 	if (key == NULL || start == NULL || plane == NULL)
 		die("out of memory (%zu tasks)", d->n);
+	memcpy(key, c->start, d->n * sizeof(*key));
+	memcpy(plane, c->plane, d->n * sizeof(*plane));
 	fabmodel_decode(f, x, plane, key);
 	g = (struct fabguide){ key, plane, start };
 	sched_init(&sc);
@@ -130,9 +138,33 @@ ns(const struct fabmodel *f, double v)
 	    1000.0;
 }
 
-/* The exact model of the whole DAG, from the greedy's plan. */
+/* What a solve gave: its entry, its plan if shorter, its bound when it
+ * is the whole DAG's. */
 static void
-exact(struct pctx *c, size_t max_bin, double limit)
+record(struct pctx *c, struct fsolve_model *e, const struct fabmodel *f,
+    const struct milp_result *r, int whole)
+{
+	e->status = r->status == MILP_OPTIMAL ? WSOLVE_OPTIMAL : WSOLVE_CUT;
+	e->seconds = r->seconds;
+	e->bound = r->status == MILP_OPTIMAL ? fmodel_optimum_ps(ns(f,
+	    r->objective)) : fmodel_bound_ps(ns(f, r->bound));
+	if (r->status == MILP_OPTIMAL || r->status == MILP_FEASIBLE) {
+		e->value = fmodel_optimum_ps(ns(f, r->objective));
+		adopt(c, f, r->x);
+	}
+	if (whole)
+		bound_by(c->fs, e->bound);
+}
+
+/*
+ * A model of the best plan's DAG (a window w of it, or the whole when
+ * NULL) solved from that plan within limit seconds; its solution placed
+ * and kept when shorter.  A model too big is refused for -m exact, and
+ * skipped otherwise.  The whole DAG's proof bounds the makespan.
+ */
+static void
+solve_model(struct pctx *c, const struct fabwin *w, const char *name,
+    size_t max_bin, double limit)
 {
 	const struct fsolve_opts *o = c->o;
 	struct milp_opts mo = { .backend = o->solver, .limit = limit,
@@ -143,21 +175,21 @@ exact(struct pctx *c, size_t max_bin, double limit)
 	char err[400];
 	double *x0;
 
-	if (fabmodel_build(&c->in->dag, &c->pl, c->fs->best.makespan,
-	    c->fs->bound, max_bin, &f, err, sizeof(err)) != 0) {
+	if (fabmodel_build(&c->in->dag, &c->pl, w, c->fs->best.makespan,
+	    w == NULL ? c->fs->bound : 0, max_bin, &f, err, sizeof(err)) != 0) {
 		if (o->method == FSOLVE_EXACT)
 			die("%s", err);
 		return;
 	}
-	export(c, &f);
+	if (w == NULL)
+		export(c, &f);
 	mo.gap = GAP_NS * 1000.0 / (double)f.unit;
-	if ((x0 = mem_array(f.m.ncol + 1, sizeof(*x0))) == NULL)
-		die("out of memory (the exact model's start)");
-	if (fabmodel_encode(&f, c->start, c->plane, c->fs->best.makespan,
+	if ((x0 = mem_array(f.m.ncol + 1, sizeof(*x0))) == NULL ||
+	    fabmodel_encode(&f, c->start, c->plane, c->fs->best.makespan,
 	    x0) != 0)
 		die("out of memory (the exact model's start)");
 	mo.start = x0;
-	e = entry(c->fs, o->solver, c->in->dag.n);
+	e = entry(c->fs, name, o->solver, c->in->dag.n);
 	e->rows = f.m.nrow;
 	e->cols = f.m.ncol;
 	e->bins = f.nbin;
@@ -166,19 +198,16 @@ exact(struct pctx *c, size_t max_bin, double limit)
 	if (milp_solve(&f.m, &mo, &r, err, sizeof(err)) != 0)
 		die("%s", err);
 	if (r.status == MILP_ERROR || r.status == MILP_INFEASIBLE ||
-	    r.status == MILP_UNBOUNDED)
-		die("%s: the exact model on planes of %zu binaries ended %s",
-		    o->solver, f.nbin, milp_statuses[r.status]);
-	e->status = r.status == MILP_OPTIMAL ? WSOLVE_OPTIMAL : WSOLVE_CUT;
-	e->seconds = r.seconds;
-	e->bound = r.status == MILP_OPTIMAL ? fmodel_optimum_ps(ns(&f,
-	    r.objective)) : fmodel_bound_ps(ns(&f, r.bound));
-	if (r.status == MILP_OPTIMAL || r.status == MILP_FEASIBLE) {
-		e->value = fmodel_optimum_ps(ns(&f, r.objective));
-		adopt(c, &f, r.x);
-	}
+	    r.status == MILP_UNBOUNDED) {
+		if (w == NULL)
+			die("%s: the exact model on planes of %zu binaries "
+			    "ended %s", o->solver, f.nbin,
+			    milp_statuses[r.status]);
+		c->fs->windows_failed++;
+		e->status = WSOLVE_FAILED;
+	} else
+		record(c, e, &f, &r, w == NULL);
 	c->fs->windows++;
-	bound_by(c->fs, e->bound);
 	if (o->progress != NULL) {
 		o->progress(o->arg, c->fs, 1);
 		fputc('\n', stderr);
@@ -235,21 +264,104 @@ write_out(struct pctx *c, struct stream_writer *w)
 		die("write error: %s", strerror(rc));
 }
 
+static const uint64_t *order_start;
+
+static int
+by_start(const void *x, const void *y)
+{
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+
+	if (order_start[a] != order_start[b])
+		return order_start[a] < order_start[b] ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+/* The best plan's transfers in start order; their count. */
+static size_t
+transfers_by_start(const struct pctx *c, uint32_t *ord)
+{
+	const struct dag *d = &c->in->dag;
+	size_t t, n = 0;
+
+	for (t = 0; t < d->n; t++)
+		if (d->t[t].kind != DAG_COMPUTE)
+			ord[n++] = (uint32_t)t;
+	order_start = c->start;
+	qsort(ord, n, sizeof(*ord), by_start);
+	return n;
+}
+
+static int
+time_left(const struct pctx *c, double deadline, double *lim)
+{
+	double now = wclock_now();
+
+	if ((c->o->stop != NULL && *c->o->stop) || now >= deadline)
+		return 0;
+	*lim = deadline - now < WIN_LIMIT ? deadline - now : WIN_LIMIT;
+	return 1;
+}
+
+/*
+ * Windows of the best plan, from its end back to its start: the tasks
+ * that start from the first of WIN_XFERS transfers (in start order) to
+ * the next one's start, solved again with the rest fixed; passes while
+ * one adopts a shorter plan and time is left.
+ */
+static void
+windows(struct pctx *c, double deadline)
+{
+	const struct dag *d = &c->in->dag;
+	struct fabwin w;
+	uint32_t *ord;
+	uint8_t *fr;
+	size_t n, hi, lo, t, before;
+	uint64_t from, to;
+	double lim;
+
+	ord = mem_array(d->n + 1, sizeof(*ord));
+	fr = mem_array(d->n + 1, sizeof(*fr));
+	if (ord == NULL || fr == NULL)
+		die("out of memory (%zu tasks)", d->n);
+	do {
+		before = c->fs->improved;
+		n = transfers_by_start(c, ord);
+		for (hi = n; hi > 0 && time_left(c, deadline, &lim);
+		    hi = hi > WIN_STEP ? hi - WIN_STEP : 0) {
+			lo = hi > WIN_XFERS ? hi - WIN_XFERS : 0;
+			from = c->start[ord[lo]];
+			to = hi < n ? c->start[ord[hi]] : UINT64_MAX;
+			for (t = 0; t < d->n; t++)
+				fr[t] = c->start[t] >= from && c->start[t] < to;
+			w = (struct fabwin){ fr, c->start, c->plane, from };
+			solve_model(c, &w, "window on planes", WIN_BINS, lim);
+			if (c->fs->improved != before)
+				n = transfers_by_start(c, ord);
+		}
+	} while (c->fs->improved != before && c->fs->bound <
+	    c->fs->best.makespan && time_left(c, deadline, &lim));
+	free(ord);
+	free(fr);
+}
+
 void
 planes_solve(struct dagin *in, const struct fsolve_opts *o,
     struct stream_writer *w, double t0)
 {
 	struct fsolve fs;
 	struct pctx c = { .in = in, .o = o, .fs = &fs, .t0 = t0 };
-	double limit = o->limit;
+	double limit = o->limit, deadline = limit > 0 ? t0 + limit : 1e300;
 
 	memset(&fs, 0, sizeof(fs));
 	sched_init(&c.sc);
 	greedy(&c);
 	if (o->method == FSOLVE_EXACT)
-		exact(&c, o->max_bin, limit);
-	else if (o->method == FSOLVE_FLUX && fs.bound < fs.best.makespan)
-		exact(&c, FLUX_EXACT, limit);
+		solve_model(&c, NULL, "exact on planes", o->max_bin, limit);
+	if (o->method == FSOLVE_FLUX && fs.bound < fs.best.makespan)
+		solve_model(&c, NULL, "exact on planes", FLUX_EXACT,
+		    limit > 0 ? limit / 2 : limit);
+	if (o->method == FSOLVE_FLUX && fs.bound < fs.best.makespan)
+		windows(&c, deadline);
 	snprintf(c.sc.scheduler, sizeof(c.sc.scheduler), "%s",
 	    fsolve_methods[o->method]);
 	write_out(&c, w);
