@@ -62,6 +62,8 @@
  * they are), as keys for fabgreedy_place(), which turns
  * them into a valid plan no longer than the solution.
  * The struct owns its arrays (fabmodel_free(), safe after a failure).
+ * The builder is in fabmodel.c, fabpair.c and fabwin.c (fabbuild.h),
+ * the solutions in fabmodel_io.c.
  */
 #ifndef FABMODEL_H
 #define FABMODEL_H
