@@ -176,6 +176,24 @@ result() {
 	[ "$better" -ge 1 ]
 }
 
+@test "tiered: models on planes that fail are skipped and counted; the greedy's plan and bound stand (regression: review of the windows on planes)" {
+	printf 'eps group:2 rate=100Gbps\nocs uplink:2:1 count=2 rate=40Gbps tau=3ns\n' > fab
+	tracegen -l 1 -t 2 -d 2 | dagbuild --fabric=fab > d.mp
+	fluxsolve -m greedy < d.mp > g.mp
+	FLUXSOLVE_FAIL_WINDOWS=1000000 fluxsolve -T 2 < d.mp > f.mp
+	ocssim < f.mp > r.mp
+	records f.mp solve | jq -c '[.windows, .windows_failed, .objective_ps, .bound_ps]'
+	[ "$(solve f.mp windows)" -ge 2 ]
+	[ "$(solve f.mp windows)" = "$(solve f.mp windows_failed)" ]
+	[ "$(solve f.mp 'models | map(.status) | unique | join(",")')" = failed ]
+	[ "$(solve f.mp objective_ps)" = "$(solve g.mp objective_ps)" ]
+	[ "$(solve f.mp bound_ps)" = "$(solve g.mp bound_ps)" ]
+	[ "$(result r.mp makespan_ps)" = "$(solve f.mp objective_ps)" ]
+	# -m exact does not skip its one model
+	FLUXSOLVE_FAIL_WINDOWS=1000000 fluxsolve -m exact < d.mp > e.mp
+	[ "$(solve e.mp status)" = optimal ]
+}
+
 @test "tiered: fabenum and fluxenum find one optimum on the flat net written as planes, under both models" {
 	local model i tasks
 	for model in port switch; do

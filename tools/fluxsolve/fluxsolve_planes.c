@@ -159,8 +159,10 @@ record(struct pctx *c, struct fsolve_model *e, const struct fabmodel *f,
 /*
  * A model of the best plan's DAG (a window w of it, or the whole when
  * NULL) solved from that plan within limit seconds; its solution placed
- * and kept when shorter.  A model too big is refused for -m exact, and
- * skipped otherwise.  The whole DAG's proof bounds the makespan.
+ * and kept when shorter.  A model too big, or one the solver fails, is
+ * an error for -m exact, and skipped (a failure counted) otherwise; the
+ * first FLUXSOLVE_FAIL_WINDOWS fail so for tests.  The whole DAG's proof
+ * bounds the makespan.
  */
 static void
 solve_model(struct pctx *c, const struct fabwin *w, const char *name,
@@ -195,15 +197,18 @@ solve_model(struct pctx *c, const struct fabwin *w, const char *name,
 	e->bins = f.nbin;
 	if (o->progress != NULL)
 		o->progress(o->arg, c->fs, 0);
-	if (milp_solve(&f.m, &mo, &r, err, sizeof(err)) != 0)
+	memset(&r, 0, sizeof(r));
+	if (o->method != FSOLVE_EXACT && c->fs->windows < o->fail_windows)
+		r.status = MILP_ERROR;	/* tests: this one fails */
+	else if (milp_solve(&f.m, &mo, &r, err, sizeof(err)) != 0)
 		die("%s", err);
 	if (r.status == MILP_ERROR || r.status == MILP_INFEASIBLE ||
 	    r.status == MILP_UNBOUNDED) {
-		if (w == NULL)
+		if (o->method == FSOLVE_EXACT)
 			die("%s: the exact model on planes of %zu binaries "
 			    "ended %s", o->solver, f.nbin,
 			    milp_statuses[r.status]);
-		c->fs->windows_failed++;
+		c->fs->windows_failed++;	/* skipped: the run goes on */
 		e->status = WSOLVE_FAILED;
 	} else
 		record(c, e, &f, &r, w == NULL);
