@@ -156,23 +156,25 @@ result() {
 
 @test "tiered: fluxsolve's default solves windows of a larger DAG on planes, each placed again whole, replayed to its objective" {
 	local i better=0
-	for ((i = 0; i < 4; i++)); do
+	RANDOM=35	# the same DAGs every run
+	for ((i = 0; i < 3; i++)); do
 		printf 'eps group:4 rate=90Gbps\nocs uplink:4:1 rate=70Gbps tau=2ns\neps uplink:4:2 rate=10Gbps oversub=3\n' > fab
 		tracegen -l 1 -t 2 -d 4 | dagbuild --fabric=fab > n.mp
 		{ hdr | sed 's/"minor":1/"minor":2/'
 		  records n.mp net
 		  randtasks 8 40 20; } | pack > d.mp
-		fluxsolve -T 3 < d.mp > f.mp
+		fluxsolve -T 8 < d.mp > f.mp
 		ocssim < f.mp > r.mp
 		echo "$i: $(records f.mp solve | jq -c '[.objective_ps, .greedy_ps, .bound_ps, .windows, .improved]')"
 		[ "$(result r.mp makespan_ps)" = "$(solve f.mp objective_ps)" ]
 		[ "$(solve f.mp objective_ps)" -le "$(solve f.mp greedy_ps)" ]
 		[ "$(solve f.mp bound_ps)" -le "$(solve f.mp objective_ps)" ]
-		[ "$(solve f.mp windows)" -ge 1 ]
+		# the whole DAG's model (half the limit), then windows
+		[ "$(solve f.mp 'models[0].name')" = "exact on planes" ]
 		records f.mp solve | jq -e '.models | map(.name) | index("window on planes") != null'
 		[ "$(solve f.mp objective_ps)" -lt "$(solve f.mp greedy_ps)" ] && better=$((better + 1))
 	done
-	# the check can fail: windows shorten the greedy's plan now and then
+	# the check can fail: the models shorten the greedy's plan now and then
 	[ "$better" -ge 1 ]
 }
 

@@ -459,11 +459,29 @@ window(struct build *b)
 	return 0;
 }
 
+/* The plane binaries alone within max_bin, before any other work. */
+static int
+planes_fit(struct build *b, size_t max_bin)
+{
+	const struct fabmodel *f = b->f;
+	size_t t, n, nb = 0;
+
+	for (t = 0; t < b->d->n; t++)
+		if ((n = f->yoff[t + 1] - f->yoff[t]) > 1)
+			nb += n;
+	if (nb <= max_bin)
+		return 0;
+	return fabbuild_fail(b, "the exact model on planes has more than %zu "
+	    "binaries: %zu for the planes of its transfers alone; raise "
+	    "--max-binaries, or plan by the greedy", max_bin, nb);
+}
+
 static int
 build(struct build *b, uint64_t horizon, uint64_t lb, size_t max_bin)
 {
-	if (check(b) != 0 || candidates(b) != 0 || chain(b) != 0 ||
-	    window(b) != 0 || columns(b, horizon, lb) != 0)
+	if (check(b) != 0 || candidates(b) != 0 ||
+	    planes_fit(b, max_bin) != 0 || chain(b) != 0 || window(b) != 0 ||
+	    columns(b, horizon, lb) != 0)
 		return -1;
 	b->rc = mem_array(2 * b->maxc + 8, sizeof(*b->rc));
 	b->rv = mem_array(2 * b->maxc + 8, sizeof(*b->rv));

@@ -357,6 +357,9 @@ planes_solve(struct dagin *in, const struct fsolve_opts *o,
 	struct pctx c = { .in = in, .o = o, .fs = &fs, .t0 = t0 };
 	double limit = o->limit, deadline = limit > 0 ? t0 + limit : 1e300;
 
+	if (o->method == FSOLVE_EXACT && in->dag.n > FABMODEL_MAX_TASKS)
+		die("the exact model on planes takes %u tasks at most; the DAG "
+		    "has %zu", FABMODEL_MAX_TASKS, in->dag.n);
 	memset(&fs, 0, sizeof(fs));
 	sched_init(&c.sc);
 	greedy(&c);
