@@ -46,10 +46,6 @@ check(const struct fabric *fab, char *err, size_t n)
 	for (i = 0; i < fab->n; i++) {
 		const struct plane_desc *d = &fab->d[i];
 
-		if (d->kind == PLANE_OCS && d->model != NET_PORT)
-			return fail(err, n, "plane description %zu: the switch "
-			    "model on a tiered fabric is not planned yet (the "
-			    "port model is)", i);
 		if (d->kind == PLANE_OCS && d->attach == ATTACH_UPLINK &&
 		    d->u != 1)
 			return fail(err, n, "plane description %zu: an ocs "

@@ -17,8 +17,8 @@
  * group links), for ceil(bytes x 8 / rate) ps, and ends the plane's
  * latency later.  On an ocs plane it needs the circuit {x, y}.
  *
- * fabcand_init() checks that the planners take the fabric (the port
- * model on every ocs plane, one port a group on an ocs uplink) and
+ * fabcand_init() checks that the planners take the fabric (one port a
+ * group on an ocs uplink) and
  * numbers every port of every plane (off[p] + port); it returns 0, or
  * -1 with a message in the caller's buffer (also when memory runs
  * out).  fabcand_on() fills c for the transfer of bytes from g to h on

@@ -13,6 +13,7 @@
 #include "records/heap.h"
 #include "records/mem.h"
 #include "solve/fabcand.h"
+#include "solve/fabepoch.h"
 #include "solve/fabgreedy.h"
 
 #define NONE		UINT32_MAX
@@ -34,6 +35,7 @@ struct fg {
 	char			*err;
 	size_t			 errlen;
 	struct fabcand_ctx	 cx;
+	struct fabepochs	 ep;		/* switch-model planes */
 	uint64_t		*sendf, *recvf;	/* per port: free from */
 	uint64_t		*slot;		/* oversubscribed eps: flows */
 	struct portst		*ps;
@@ -48,6 +50,7 @@ struct cand {
 	struct fabcand	 c;
 	uint64_t	 start, end, up;	/* up: a new circuit's */
 	int		 newc;
+	int		 how;		/* switch model: fabepoch.h */
 	uint32_t	 slot;
 };
 
@@ -89,6 +92,8 @@ alloc(struct fg *f)
 	if (fabcand_init(&f->cx, pl, f->err, f->errlen) != 0)
 		return -1;
 	n = f->cx.off[pl->n];
+	if (fabepoch_init(&f->ep, pl, f->cx.off, n) != 0)
+		return fail(f, "out of memory (%zu ports)", n);
 	f->sendf = mem_calloc(n + 1, sizeof(*f->sendf));
 	f->recvf = mem_calloc(n + 1, sizeof(*f->recvf));
 	f->slot = mem_calloc(n + 1, sizeof(*f->slot));
@@ -146,7 +151,10 @@ try_plane(struct fg *f, uint32_t t, uint64_t ready, size_t p,
 		s = max2(s, f->recvf[off[w->gq] + w->gy]);
 	}
 	if (f->pl->p[p].kind == PLANE_OCS) {
-		c->up = circuit_at(f, p, w->x, w->y, &c->newc);
+		if (f->pl->p[p].model == NET_SWITCH)
+			c->up = fabepoch_at(&f->ep, p, w->x, w->y, &c->how);
+		else
+			c->up = circuit_at(f, p, w->x, w->y, &c->newc);
 		s = max2(s, c->up);
 	}
 	for (i = 0, c->slot = NONE; i < f->cx.nslot[p]; i++)
@@ -189,7 +197,11 @@ commit(struct fg *f, uint32_t t, const struct cand *c)
 	}
 	if (c->slot != NONE)
 		f->slot[o + c->slot] = c->end;
-	if (f->pl->p[p].kind == PLANE_OCS) {
+	if (f->pl->p[p].kind == PLANE_OCS && f->pl->p[p].model == NET_SWITCH) {
+		if (fabepoch_commit(&f->ep, f->sc, p, w->x, w->y, c->how,
+		    c->up, c->end) != 0)
+			return fail(f, "out of memory (the circuits)");
+	} else if (f->pl->p[p].kind == PLANE_OCS) {
 		if (c->newc) {
 			take_down(f, p, w->x);
 			take_down(f, p, w->y);
@@ -381,6 +393,7 @@ fabgreedy_place(const struct dag *d, const struct planes *pl,
 	if (alloc(&f) == 0)
 		rc = run(&f, makespan);
 	fabcand_free(&f.cx);
+	fabepoch_free(&f.ep);
 	free(f.sendf);
 	free(f.recvf);
 	free(f.slot);

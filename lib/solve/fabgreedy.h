@@ -23,7 +23,10 @@
  *   - on an ocs plane it needs the circuit of its two ports: kept while
  *     it stands, or made anew, the ports' old circuits taken down after
  *     their last transfer and the new one up tau later (the port model;
- *     a port's first circuit is there from time 0).
+ *     a port's first circuit is there from time 0); under the switch
+ *     model, in the plane's epoch when its circuit is there or both
+ *     ports are free in it, else in a new epoch, tau after the last
+ *     one's circuits end (fabepoch.h).
  * Eps planes need no circuit and pay no tau.
  *
  * fabgreedy_place() is the same list scheduler guided: tasks are taken
@@ -39,7 +42,7 @@
  * fabgreedy_run() appends the circuits and the plans (task, plane,
  * start) to sc, a one-shot direct schedule (the caller's, initialised),
  * and writes the makespan in *makespan.  It refuses what it cannot plan
- * so (an ocs plane under the switch model, an ocs uplink plane with more
+ * so (an ocs uplink plane with more
  * than one port per group) and returns -1 with a message in the
  * caller's buffer, as out of memory; else 0.  Work is O(t log t + d + t
  * x p) for t tasks, d dependencies and p planes joining a pair (each

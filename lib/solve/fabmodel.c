@@ -8,6 +8,7 @@
 
 #include "model/dag.h"
 #include "model/fabric.h"
+#include "model/net.h"
 #include "model/planes.h"
 #include "records/mem.h"
 #include "solve/fabbuild.h"
@@ -82,6 +83,12 @@ check(struct build *b)
 		    b->d->n);
 	if (fabcand_init(&b->cx, pl, b->err, b->errlen) != 0)
 		return -1;
+	for (p = 0; p < pl->n; p++)
+		if (pl->p[p].kind == PLANE_OCS && pl->p[p].model != NET_PORT)
+			return fabbuild_fail(b, "plane %zu (description %u): "
+			    "the exact model on planes takes the port model "
+			    "only; the greedy plans the switch model", p,
+			    pl->p[p].desc);
 	b->f->np = pl->n;
 	if ((b->f->sbase = mem_array(pl->n + 1, sizeof(*b->f->sbase))) == NULL)
 		return fabbuild_oom(b, "slots");
