@@ -1,5 +1,5 @@
 /*
- * fabbuild.h: the builder of fabmodel.h's model, shared by its files
+ * fabbuild: the builder of fabmodel.h's model, shared by its files
  * (private to lib/solve): fabmodel.c (columns, precedence, bounds, the
  * entry points), fabpair.c (shared resources: orders and big-M rows),
  * fabwin.c (a window's releases), fabmodel_io.c (solutions in and out).
