@@ -18,6 +18,25 @@ result() {
 	records "$1" result | jq -r ".$2"
 }
 
+# Fabrics in which some plane joins every pair (no routing needed):
+# uplinks, oversubscribed eps cores, rails beside an eps, a list of GPUs.
+JOINED=(
+    'eps group:2 rate=100Gbps\nocs uplink:2:1 count=2 rate=40Gbps tau=3ns'
+    'eps group:4 rate=90Gbps\nocs uplink:4:1 rate=70Gbps tau=2ns\neps uplink:4:2 rate=10Gbps oversub=3'
+    'ocs all count=2 rate=50Gbps tau=5ns radix=8\neps all rate=20Gbps oversub=2'
+    'eps group:4 rate=100Gbps latency=1ns\nocs rail:4 count=2 rate=30Gbps tau=4ns\neps all rate=60Gbps oversub=1.5'
+    'ocs rail:2 rate=40Gbps tau=1ns\nocs all rate=10Gbps tau=7ns latency=2ps\neps gpus:0-3 rate=30Gbps')
+
+# random_dag FABRIC NX NC: d.mp, the net of FABRIC (a description's
+# text) on 8 GPUs and a random DAG of NX transfers and NC computes.
+random_dag() {
+	printf "$1\n" > fab
+	tracegen -l 1 -t 2 -d 4 | dagbuild --fabric=fab > n.mp
+	{ hdr | sed 's/"minor":1/"minor":2/'
+	  records n.mp net
+	  randtasks 8 "$2" "$3"; } | pack > d.mp
+}
+
 @test "tiered: on every preset, ocssim replays fluxsolve's plan to its objective, above the bound" {
 	for f in $(dagbuild --fabric=list | awk '/^[a-z]/ { print $1 }'); do
 		case $f in
@@ -41,20 +60,9 @@ result() {
 }
 
 @test "tiered: random DAGs on random tiered fabrics: replay = objective, bound below both" {
-	# fabrics in which some plane joins every pair (no routing needed)
-	local fabs=(
-	    'eps group:2 rate=100Gbps\nocs uplink:2:1 count=2 rate=40Gbps tau=3ns'
-	    'eps group:4 rate=90Gbps\nocs uplink:4:1 rate=70Gbps tau=2ns\neps uplink:4:2 rate=10Gbps oversub=3'
-	    'ocs all count=2 rate=50Gbps tau=5ns radix=8\neps all rate=20Gbps oversub=2'
-	    'eps group:4 rate=100Gbps latency=1ns\nocs rail:4 count=2 rate=30Gbps tau=4ns\neps all rate=60Gbps oversub=1.5'
-	    'ocs rail:2 rate=40Gbps tau=1ns\nocs all rate=10Gbps tau=7ns latency=2ps\neps gpus:0-3 rate=30Gbps')
 	local i
 	for ((i = 0; i < 40; i++)); do
-		printf "${fabs[i % 5]}\n" > fab
-		tracegen -l 1 -t 2 -d 4 | dagbuild --fabric=fab > n.mp
-		{ hdr | sed 's/"minor":1/"minor":2/'
-		  records n.mp net
-		  randtasks 8 10 6; } | pack > d.mp
+		random_dag "${JOINED[i % 5]}" 10 6
 		fluxsolve -T 1 < d.mp > f.mp
 		ocssim < f.mp > r.mp
 		echo "fabric $((i % 5)): $(solve f.mp objective_ps) $(result r.mp makespan_ps) $(solve f.mp bound_ps)"
@@ -80,11 +88,7 @@ result() {
 	    'eps group:4 rate=100Gbps\nocs rail:4 rate=30Gbps tau=4ns model=switch latency=2ns\nocs all rate=20Gbps tau=3ns model=switch')
 	local i opt bound greedy below=0
 	for ((i = 0; i < 30; i++)); do
-		printf "${fabs[i % 6]}\n" > fab
-		tracegen -l 1 -t 2 -d 4 | dagbuild --fabric=fab > n.mp
-		{ hdr | sed 's/"minor":1/"minor":2/'
-		  records n.mp net
-		  randtasks 8 5 4; } | pack > d.mp
+		random_dag "${fabs[i % 6]}" 5 4
 		opt=$(fabenum < d.mp)
 		ocssim -f ideal < d.mp > i.mp
 		bound=$(result i.mp lower_bound_ps)
@@ -107,20 +111,10 @@ result() {
 	# the exact model on planes (lib/solve/fabmodel) against fabenum, an
 	# independent brute force, with both MILP solvers; a list of GPUs
 	# (which fabenum does not take): proven, replayed
-	local fabs=(
-	    'eps group:2 rate=100Gbps\nocs uplink:2:1 count=2 rate=40Gbps tau=3ns'
-	    'eps group:4 rate=90Gbps\nocs uplink:4:1 rate=70Gbps tau=2ns\neps uplink:4:2 rate=10Gbps oversub=3'
-	    'ocs all count=2 rate=50Gbps tau=5ns radix=8\neps all rate=20Gbps oversub=2'
-	    'eps group:4 rate=100Gbps latency=1ns\nocs rail:4 count=2 rate=30Gbps tau=4ns\neps all rate=60Gbps oversub=1.5'
-	    'ocs rail:2 rate=40Gbps tau=1ns\nocs all rate=10Gbps tau=7ns latency=2ps\neps gpus:0-3 rate=30Gbps')
 	local i opt obj s better=0
 	RANDOM=41	# the same DAGs every run
 	for ((i = 0; i < 25; i++)); do
-		printf "${fabs[i % 5]}\n" > fab
-		tracegen -l 1 -t 2 -d 4 | dagbuild --fabric=fab > n.mp
-		{ hdr | sed 's/"minor":1/"minor":2/'
-		  records n.mp net
-		  randtasks 8 5 4; } | pack > d.mp
+		random_dag "${JOINED[i % 5]}" 5 4
 		s=lpsolve
 		((i % 2)) && s=cbc
 		fluxsolve -m exact -s $s < d.mp > f.mp
@@ -160,11 +154,7 @@ result() {
 	local i better=0
 	RANDOM=35	# the same DAGs every run
 	for ((i = 0; i < 3; i++)); do
-		printf 'eps group:4 rate=90Gbps\nocs uplink:4:1 rate=70Gbps tau=2ns\neps uplink:4:2 rate=10Gbps oversub=3\n' > fab
-		tracegen -l 1 -t 2 -d 4 | dagbuild --fabric=fab > n.mp
-		{ hdr | sed 's/"minor":1/"minor":2/'
-		  records n.mp net
-		  randtasks 8 40 20; } | pack > d.mp
+		random_dag "${JOINED[1]}" 40 20
 		fluxsolve -T 8 < d.mp > f.mp
 		ocssim < f.mp > r.mp
 		echo "$i: $(records f.mp solve | jq -c '[.objective_ps, .greedy_ps, .bound_ps, .windows, .improved]')"

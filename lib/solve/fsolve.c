@@ -84,17 +84,14 @@ nomem(struct ctx *c)
 	return -1;
 }
 
-static struct fsolve_model *
-model_entry(struct ctx *c, const char *name, const char *solver,
+struct fsolve_model *
+fsolve_add_model(struct fsolve *fs, const char *name, const char *solver,
     size_t tasks)
 {
-	struct fsolve *fs = c->fs;
 	struct fsolve_model *e;
 
-	if (mem_grow(&fs->m, &fs->mcap, fs->nm + 1, sizeof(*fs->m)) != 0) {
-		nomem(c);
+	if (mem_grow(&fs->m, &fs->mcap, fs->nm + 1, sizeof(*fs->m)) != 0)
 		return NULL;
-	}
 	e = &fs->m[fs->nm++];
 	memset(e, 0, sizeof(*e));
 	snprintf(e->name, sizeof(e->name), "%s", name);
@@ -102,6 +99,17 @@ model_entry(struct ctx *c, const char *name, const char *solver,
 	e->tasks = tasks;
 	e->status = WSOLVE_CUT;
 	e->value = UINT64_MAX;
+	return e;
+}
+
+static struct fsolve_model *
+model_entry(struct ctx *c, const char *name, const char *solver,
+    size_t tasks)
+{
+	struct fsolve_model *e;
+
+	if ((e = fsolve_add_model(c->fs, name, solver, tasks)) == NULL)
+		nomem(c);
 	return e;
 }
 

@@ -27,7 +27,9 @@
  * solving each model, which is the last of models[].  Returns
  * 0; -1 with a message in err when memory runs out, a solver fails, or
  * the exact model is too big (its size in the message).  The caller
- * frees the result with fsolve_free().
+ * frees the result with fsolve_free().  fsolve_add_model() appends an
+ * entry to models[] (not yet solved: status cut, no value), or returns
+ * NULL when memory runs out.
  */
 #ifndef FSOLVE_H
 #define FSOLVE_H
@@ -88,5 +90,7 @@ struct fsolve {
 int	fsolve_run(const struct dag *, const struct net *,
 	    const struct fsolve_opts *, struct fsolve *);
 void	fsolve_free(struct fsolve *);
+struct fsolve_model *fsolve_add_model(struct fsolve *, const char *,
+	    const char *, size_t);
 
 #endif

@@ -58,15 +58,8 @@ entry(struct fsolve *fs, const char *name, const char *solver, size_t tasks)
 {
 	struct fsolve_model *e;
 
-	if (mem_grow(&fs->m, &fs->mcap, fs->nm + 1, sizeof(*fs->m)) != 0)
+	if ((e = fsolve_add_model(fs, name, solver, tasks)) == NULL)
 		die("out of memory (the models)");
-	e = &fs->m[fs->nm++];
-	memset(e, 0, sizeof(*e));
-	snprintf(e->name, sizeof(e->name), "%s", name);
-	e->solver = solver;
-	e->tasks = tasks;
-	e->status = WSOLVE_CUT;
-	e->value = UINT64_MAX;
 	return e;
 }
 
