@@ -52,6 +52,9 @@ mem_keep(void)
 
 /* Below this, a block's pages are left to fault in one by one. */
 #define POPULATE_MIN	((size_t)1 << 20)
+/* From this size, a block asks for huge pages (fewer faults and TLB
+ * misses), where the kernel gives them on request. */
+#define HUGE_MIN	((size_t)4 << 20)
 /* The stretch of an array mem_ahead() maps at a time. */
 #define AHEAD		((size_t)2 << 20)
 
@@ -71,6 +74,10 @@ mem_populate(void *p, size_t n)
 	/* every page holding a byte of the block is the block's to map */
 	a = (uintptr_t)p & ~((uintptr_t)pg - 1);
 	e = ((uintptr_t)p + n + (uintptr_t)pg - 1) & ~((uintptr_t)pg - 1);
+#ifdef MADV_HUGEPAGE
+	if (e - a >= HUGE_MIN)
+		(void)madvise((void *)a, e - a, MADV_HUGEPAGE);
+#endif
 	(void)madvise((void *)a, e - a, MADV_POPULATE_WRITE);
 #else
 	(void)p;
