@@ -44,8 +44,14 @@ struct fstask {
 	uint32_t	 queue;		/* plan: its queue */
 	uint32_t	 plane;		/* plan: its plane */
 	uint32_t	 flow;
-	uint64_t	 pstart;	/* plan: not before */
+	uint32_t	 succ;		/* its successors' start in succ */
 	uint8_t		 ready, started;
+};
+
+struct fsentry {				/* a plan in its queue */
+	uint64_t	 start;		/* not before */
+	uint32_t	 task;
+	uint32_t	 aux;		/* fabsetup's while it sorts */
 };
 
 struct fsflow {
@@ -56,7 +62,9 @@ struct fsflow {
 };
 
 struct fsqueue {				/* (plane, source, destination) */
-	uint32_t	 off, n, head;
+	uint64_t	 start;		/* the head's: its start, its task */
+	uint32_t	 task;
+	uint32_t	 at, end;	/* the head's place in qe, the end */
 	uint8_t		 running, waiting;
 };
 
@@ -73,7 +81,6 @@ struct fs {
 	struct heap			 h;
 	size_t				 done;
 	struct fstask			*ts;
-	size_t				*soff;
 	uint32_t			*succ;
 	uint32_t			*cur;		/* GPU: compute now */
 	uint8_t				*gbusy;
@@ -87,7 +94,7 @@ struct fs {
 	uint32_t			*moving;	/* per description */
 	uint64_t			*since;
 	struct fsqueue			*q;
-	uint32_t			*qtask;
+	struct fsentry			*qe;
 	size_t				 nq;
 	uint32_t			*gdesc;	/* per description: its group
 						   description, or UINT32_MAX */

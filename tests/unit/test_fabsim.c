@@ -296,6 +296,22 @@ main(void)
 	    "other (%llu, %llu)", (unsigned long long)out.end[0],
 	    (unsigned long long)out.makespan);
 
+	/* one queue (plane, source, destination): plans by start, then task,
+	 * in whatever order the stream gives them */
+	ok(setup("eps all rate=400Gbps\n", 3) == 0, "one EPS: %s", err);
+	xfer(0, 2, 50000, NULL, 0);
+	xfer(0, 2, 50000, NULL, 0);
+	sched_add_plan(&sc, 1, 0, 0);
+	sched_add_plan(&sc, 0, 0, 0);
+	ok(run(FABSIM_PLAN) == 2 * US && out.end[0] == 1 * US, "a queue's "
+	    "plans of one start in task order, whatever the stream's: %llu, "
+	    "%llu", (unsigned long long)out.end[0],
+	    (unsigned long long)out.end[1]);
+	sc.p[1].start = 1 * US;
+	ok(run(FABSIM_PLAN) == 2 * US && out.end[1] == 1 * US &&
+	    out.end[0] == 2 * US, "by start before task: %llu, %llu",
+	    (unsigned long long)out.end[1], (unsigned long long)out.end[0]);
+
 	/* an uplink circuit shared by two GPUs of one group */
 	ok(setup("eps group:2 rate=100Gbps\n"
 	    "ocs uplink:2:1 rate=400Gbps tau=10us\n", 4) == 0, "uplinks: %s",
