@@ -10,8 +10,13 @@
  * builds the plan queues and counts reconfigurations; in
  * FABSIM_CIRCUITS mode it checks the circuits and that a periodic
  * schedule serves every pair routed over an ocs plane; it returns 0, or
- * -1 through fabsim_fail().  fabsetup_links() (fabroute.c) names the links a
- * transfer's flow crosses (fabsim.h), its description and latency.
+ * -1 through fabsim_fail().  fabsetup_plans() (fabplans.c), its part
+ * for the plans: each checked, the queues made (q, qe), one per (plane,
+ * source, destination) in (start, task) order, a GPU's place on a plane
+ * its port, or on an uplink plane the GPU itself (a group's GPUs share
+ * the ports, not the queues).  fabsetup_links() (fabroute.c) names the
+ * links a transfer's flow crosses (fabsim.h), its description and
+ * latency.
  * fabsetup_circuit() brings a circuit up (i: its place in the order
  * of starts, by which circuits are fed to the event queue one at a
  * time; a periodic schedule's feed starts again each period) or down
@@ -114,6 +119,7 @@ void	fabsim_push(struct fs *, uint64_t, int, uint32_t, uint32_t);
 void	fabsim_queue_try(struct fs *, uint32_t);
 
 int	fabsetup(struct fs *);
+int	fabsetup_plans(struct fs *);
 int	fabsetup_links(struct fs *, uint32_t, struct fabflow *, uint32_t *,
 	    uint64_t *);
 void	fabsetup_circuit(struct fs *, int, uint32_t);
