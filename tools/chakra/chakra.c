@@ -62,7 +62,12 @@ struct op {			/* one kept node */
 struct rk {
 	struct ck_rank	 tr;
 	size_t		*byid;		/* node indices sorted by id */
-	int		*state;		/* 0 new, 1 resolving, 2 done */
+	int		*state;		/* check_cycles(): 0 new, 1 on the
+					   path, 2 done */
+	size_t		*at;		/* check_cycles(): the next dep */
+	size_t		*stk;		/* a search's stack */
+	size_t		*thru;		/* through() */
+	size_t		*mark;		/* resolve(): i + 1 when met from i */
 	int		*keep;
 	struct op	*op;		/* per node; for skipped nodes only */
 	size_t		 nkeep;		/* dep and ndep */
@@ -227,51 +232,116 @@ find_id(const struct rk *r, const struct ck_node *from, uint64_t id)
 	node_die(r, from, msg);
 }
 
-static void
-add_dep(struct op *o, size_t *cap, uint64_t id)
+/* Node j as its dep index: index j, or its chain's end (through()). */
+static size_t
+hop(const struct rk *r, size_t j)
 {
-	size_t i;
-
-	for (i = 0; i < o->ndep; i++)
-		if (o->dep[i] == id)
-			return;
-	xgrow(&o->dep, cap, o->ndep + 1, sizeof(*o->dep));
-	o->dep[o->ndep++] = id;
+	return r->thru[j] != SIZE_MAX ? r->thru[j] : j;
 }
 
 /*
- * The deps of node i as op ids: a kept dep is itself, a skipped one
- * its own deps, transitively.  Skipped nodes keep what they resolve
- * to; a cycle among them is refused.  A receive is posted after its
- * deps but its data may come before: its transfer waits for the send's
- * deps only (the receive op gets none, or a ring of sends and receives
- * would be a cycle for dagbuild(1)), and what depends on the receive
- * waits for the receive's deps as well.
+ * A dependency cycle of the rank's nodes refused, naming a node on it:
+ * an iterative depth-first search, state 1 on the path, 2 done.
+ */
+static void
+check_cycles(struct rk *r)
+{
+	struct ck_node *nd;
+	size_t i, j, top;
+
+	for (i = 0; i < r->tr.n; i++) {
+		if (r->state[i] != 0)
+			continue;
+		r->state[i] = 1;
+		r->stk[0] = i;
+		r->at[i] = 0;
+		top = 1;
+		while (top > 0) {
+			nd = &r->tr.node[r->stk[top - 1]];
+			if (r->at[r->stk[top - 1]] == nd->ndep) {
+				r->state[r->stk[--top]] = 2;
+				continue;
+			}
+			j = find_id(r, nd, nd->dep[r->at[r->stk[top - 1]]++]);
+			if (r->state[j] == 1)
+				node_die(r, &r->tr.node[j], "a dependency cycle "
+				    "through this node");
+			if (r->state[j] == 0) {
+				r->state[j] = 1;
+				r->at[j] = 0;
+				r->stk[top++] = j;
+			}
+		}
+	}
+}
+
+/*
+ * Chains of skipped nodes of one dependency each, skipped in one step:
+ * thru[j] is where j's chain ends (a kept node, or a skipped one with
+ * none or several deps), SIZE_MAX for the rest.  Each node is walked
+ * once; there are no cycles (check_cycles()).
+ */
+static void
+through(struct rk *r)
+{
+	struct ck_node *nd;
+	size_t i, j, top, end;
+
+	for (i = 0; i < r->tr.n; i++)
+		r->thru[i] = SIZE_MAX;
+	for (i = 0; i < r->tr.n; i++) {
+		for (top = 0, j = i; !r->keep[j] && r->thru[j] == SIZE_MAX &&
+		    (nd = &r->tr.node[j])->ndep == 1; ) {
+			r->stk[top++] = j;
+			r->thru[j] = j;		/* on the walk */
+			j = find_id(r, nd, nd->dep[0]);
+		}
+		end = hop(r, j);
+		while (top > 0)
+			r->thru[r->stk[--top]] = end;
+	}
+}
+
+/*
+ * The deps of kept node i as op ids: a kept dep is itself, a skipped
+ * one its own deps, transitively.  A receive is posted after its deps
+ * but its data may come before: its transfer waits for the send's deps
+ * only (the receive op gets none, or a ring of sends and receives would
+ * be a cycle for dagbuild(1)), and what depends on the receive waits
+ * for the receive's deps as well.  A search from i, each node met once
+ * (mark[j] == i + 1): its work is the skipped nodes and receives it
+ * goes through, and the deps it finds.
  */
 static void
 resolve(struct rk *r, size_t i)
 {
 	struct ck_node *nd = &r->tr.node[i];
 	struct op *o = &r->op[i];
-	size_t k, j, l, cap = 0;
+	size_t k, j, top = 0, cap = 0;
 
-	if (r->state[i] == 2)
-		return;
-	if (r->state[i] == 1)
-		node_die(r, nd, "a dependency cycle through skipped nodes");
-	r->state[i] = 1;
-	for (k = 0; k < nd->ndep; k++) {
-		j = find_id(r, nd, nd->dep[k]);
+	for (k = 0; k < nd->ndep; k++)
+		if (r->mark[j = hop(r, find_id(r, nd, nd->dep[k]))] != i + 1) {
+			r->mark[j] = i + 1;
+			r->stk[top++] = j;
+		}
+	while (top > 0) {
+		j = r->stk[--top];
 		if (r->keep[j]) {
-			add_dep(o, &cap, r->op[j].id);
+			xgrow(&o->dep, &cap, o->ndep + 1, sizeof(*o->dep));
+			o->dep[o->ndep++] = r->op[j].id;
 			if (r->op[j].kind != K_RECV)
 				continue;
 		}
-		resolve(r, j);
-		for (l = 0; l < r->op[j].ndep; l++)
-			add_dep(o, &cap, r->op[j].dep[l]);
+		nd = &r->tr.node[j];
+		for (k = 0; k < nd->ndep; k++) {
+			size_t x = hop(r, find_id(r, nd, nd->dep[k]));
+
+			if (r->mark[x] != i + 1) {
+				r->mark[x] = i + 1;
+				r->stk[top++] = x;
+			}
+		}
 	}
-	r->state[i] = 2;
 }
 
 /*
@@ -514,6 +584,10 @@ import_rank(struct imp *im, uint32_t rank)
 
 	r->keep = xcalloc(n, sizeof(*r->keep));
 	r->state = xcalloc(n, sizeof(*r->state));
+	r->at = xcalloc(n, sizeof(*r->at));
+	r->stk = xcalloc(n, sizeof(*r->stk));
+	r->thru = xcalloc(n, sizeof(*r->thru));
+	r->mark = xcalloc(n, sizeof(*r->mark));
 	r->op = xcalloc(n, sizeof(*r->op));
 	index_ids(r);
 	for (i = 0; i < r->tr.n; i++) {
@@ -533,8 +607,11 @@ import_rank(struct imp *im, uint32_t rank)
 		else
 			map_p2p(im, r, rank, nd, &r->op[i]);
 	}
+	check_cycles(r);
+	through(r);
 	for (i = 0; i < r->tr.n; i++)
-		resolve(r, i);
+		if (r->keep[i] && r->op[i].kind != K_RECV)
+			resolve(r, i);
 }
 
 /* Every member of a communicator issued each of its collectives. */
@@ -766,6 +843,10 @@ free_all(struct imp *im)
 		free(im->rk[rank].op);
 		free(im->rk[rank].keep);
 		free(im->rk[rank].state);
+		free(im->rk[rank].at);
+		free(im->rk[rank].stk);
+		free(im->rk[rank].thru);
+		free(im->rk[rank].mark);
 		free(im->rk[rank].byid);
 		ck_rank_free(&im->rk[rank].tr);
 	}

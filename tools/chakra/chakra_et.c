@@ -39,9 +39,15 @@ bad_byte(const char *file, uint64_t off, const char *msg)
 	die("%s: byte %llu: %s", file, (unsigned long long)off, msg);
 }
 
+/* A string field as a C string; a NUL in it would cut it: refused. */
 static char *
-pbstr(const struct pbuf *b)
+pbstr(const char *file, const struct pbuf *b)
 {
+	const uint8_t *z = b->n > 0 ? memchr(b->p, '\0', b->n) : NULL;
+
+	if (z != NULL)
+		bad_byte(file, b->base + (uint64_t)(z - b->p),
+		    "a NUL byte in a string");
 	return xstrndup((const char *)b->p, b->n);
 }
 
@@ -138,7 +144,7 @@ node_attr(const char *file, struct ck_node *nd, const struct pbuf *b)
 			bad_node(file, nd, "attribute %s is not a string",
 			    a.name);
 		free(nd->pg);
-		nd->pg = pbstr(&a.s);
+		nd->pg = pbstr(file, &a.s);
 		nd->has |= CK_HAS_PG;
 		return;
 	}
@@ -233,7 +239,7 @@ read_node(const char *file, const struct pbuf *b, struct ck_node *nd)
 			if (!len)
 				wrong_type(file, &f);
 			free(nd->name);
-			nd->name = pbstr(&f.sub);
+			nd->name = pbstr(file, &f.sub);
 			break;
 		case 3:
 			if (len)
@@ -301,12 +307,12 @@ read_metadata(const char *file, const struct pbuf *b, struct ck_rank *rk)
 
 	while ((r = pb_next(b, &pos, &f, err, sizeof(err))) > 0) {
 		if (f.num == 1 && f.wt == PB_LEN && rk->version == NULL)
-			rk->version = pbstr(&f.sub);
+			rk->version = pbstr(file, &f.sub);
 		if (f.num == 2 && f.wt == PB_LEN) {
 			read_attr(file, &f.sub, &a);
 			if (strcmp(a.name, "schema") == 0 && a.isstr &&
 			    schema == NULL)
-				schema = pbstr(&a.s);
+				schema = pbstr(file, &a.s);
 		}
 	}
 	if (r < 0)
