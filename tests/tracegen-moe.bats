@@ -48,6 +48,11 @@ ops() {
 	assert_failure 2
 	run mix --topk 9
 	assert_failure 2
+	assert_line --index 0 "tracegen: --topk 9: allowed 1 to 8 (the model's experts)"
+	# regression: --topk 0 named the bound of the code, 256 (issue 36)
+	run mix --topk 0
+	assert_failure 2
+	assert_line --index 0 "tracegen: --topk 0: allowed 1 to 8 (the model's experts)"
 	run mix --capacity -1
 	assert_failure 2
 	run tracegen -M mixtral

@@ -681,7 +681,7 @@ parse_moe(struct cfg *c, int ch, const char *arg, int *seen)
 		c->skewspec = arg;
 		break;
 	case OPT_TOPK:
-		c->topk = count_opt("-topk", arg, 1, MOE_MAX_EXPERTS);
+		c->topk = count_opt("-topk", arg, 0, MOE_MAX_EXPERTS);
 		break;
 	default:
 		return 0;
@@ -719,9 +719,9 @@ check_moe(struct cfg *c, int tp_given, int seen)
 		    c->skewspec, c->experts, c->experts - 1, c->experts);
 		usage();
 	}
-	if (c->topk > c->experts) {
-		warnmsg("--topk %u: at most the %u experts", c->topk,
-		    c->experts);
+	if (c->topk == 0 || c->topk > c->experts) {
+		warnmsg("--topk %u: allowed 1 to %u (the model's experts)",
+		    c->topk, c->experts);
 		usage();
 	}
 }
