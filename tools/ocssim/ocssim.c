@@ -219,18 +219,16 @@ same_net(const struct net *a, const struct net *b)
  * DAG of the same shape on the same net (the nominal MoE step, say).
  */
 static void
-plan_from(struct input *in, const char *path)
+plan_from(struct input *in, const char *path, FILE *fp)
 {
 	struct stream_writer *sink;
 	struct input side;
-	FILE *fp, *null;
+	FILE *null;
 	char err[400];
 	size_t at;
 
 	if (in->sc.present)
 		die("-S %s: stdin holds a schedule already", path);
-	if ((fp = fopen(path, "r")) == NULL)
-		die("-S %s: %s", path, strerror(errno));
 	if ((null = fopen("/dev/null", "w")) == NULL ||
 	    (sink = stream_writer(null)) == NULL)
 		die("/dev/null: %s", strerror(errno));
@@ -511,6 +509,7 @@ main(int argc, char **argv)
 	struct sim_out out;
 	struct input in;
 	struct args a;
+	FILE *planfp = NULL;
 	char err[400];
 	int fabric, rc;
 	uint64_t bound;
@@ -520,6 +519,9 @@ main(int argc, char **argv)
 	die_init("ocssim");
 	parse_args(&a, argc, argv);
 	die_if_tty();
+	/* opened before the first byte out: a missing file writes nothing */
+	if (a.plan_file != NULL && (planfp = fopen(a.plan_file, "r")) == NULL)
+		die("-S %s: %s", a.plan_file, strerror(errno));
 	memset(&in, 0, sizeof(in));
 	dagin_init(&in.di);
 	sched_init(&in.sc);
@@ -534,7 +536,7 @@ main(int argc, char **argv)
 		return 0;
 	}
 	if (a.plan_file != NULL)
-		plan_from(&in, a.plan_file);
+		plan_from(&in, a.plan_file, planfp);
 	fabric = choose_fabric(&in, &a);
 	/*
 	 * The bound before the simulation: what it frees, the simulation's
