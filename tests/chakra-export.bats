@@ -151,7 +151,7 @@ id: 7 name: "s" type: COMM_SEND_NODE data_deps: 6 attr { name: "comm_dst" int32_
 	run chakra -x p < x.mp
 	assert_failure 1
 	assert_output "chakra: stdin: op 2: depends on op 1 of rank 0: a Chakra trace's dependencies stay within a rank"
-	{ hdr; echo '{"type":"op","id":2,"rank":1,"kind":"compute","name":"b","deps":[9],"duration_ps":1}'; } | mk x.mp
+	{ hdr; echo '{"type":"op","id":2,"rank":0,"kind":"compute","name":"b","deps":[9],"duration_ps":1}'; } | mk x.mp
 	run chakra -x p < x.mp
 	assert_failure 1
 	assert_output 'chakra: stdin: op 2: depends on op 9, which is not in the stream'
@@ -189,3 +189,15 @@ id: 7 name: "s" type: COMM_SEND_NODE data_deps: 6 attr { name: "comm_dst" int32_
 	assert_output "[\"chakra\",\"$SHARED/chakra/astra-sim/all_reduce-8npus_1MB/all_reduce\"]
 [\"dagbuild\",\"-r\",\"10us\"]"
 }
+
+# One op of rank 2^20 - 1 (a stream of 151 bytes) made 1,048,576 files,
+# 4.1 GB, exit 0 (issue 36, defect 4): ranks without ops are refused
+# before any file is written.
+@test "chakra -x: regression: an op of rank 1048575 alone wrote a million files" {
+	{ hdr; echo '{"type":"op","id":1,"rank":1048575,"kind":"compute","name":"a","deps":[],"duration_ps":1}'; } | mk x.mp
+	run chakra -x p < x.mp
+	assert_failure 1
+	assert_output "chakra: stdin: rank 0 has no ops, and rank 1048575 has: a Chakra trace is a file per rank from 0 to the last, each with its rank's ops"
+	[ -z "$(ls | grep '^p\.')" ]
+}
+

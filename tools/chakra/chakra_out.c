@@ -71,6 +71,8 @@ struct xp {
 	size_t		 n, cap;
 	uint32_t	 nranks;
 	size_t		*sorted;	/* ops by id */
+	size_t		*byrank;	/* ops by rank, in stream order */
+	size_t		*roff;		/* rank r's: byrank[roff[r]..] */
 	size_t		*gfirst;	/* an op of each named group */
 	size_t		 ng, gcap;
 };
@@ -232,6 +234,36 @@ all_ranks(const struct xp *x, const struct xop *o)
 	return i == o->ngroup;
 }
 
+/*
+ * The ops of each rank, in stream order, before any file is written:
+ * a rank without ops below one with some is refused (it would be an
+ * empty file; a rank number of 2^20 - 1 alone would make a million).
+ */
+static void
+by_rank(struct xp *x)
+{
+	size_t i;
+	uint32_t r;
+
+	x->roff = xcalloc((size_t)x->nranks + 1, sizeof(*x->roff));
+	x->byrank = xcalloc(x->n + 1, sizeof(*x->byrank));
+	for (i = 0; i < x->n; i++)
+		x->roff[x->op[i].rank + 1]++;
+	for (r = 0; r < x->nranks; r++) {
+		if (x->roff[r + 1] == 0)
+			die("stdin: rank %u has no ops, and rank %u has: a "
+			    "Chakra trace is a file per rank from 0 to the "
+			    "last, each with its rank's ops", r,
+			    x->nranks - 1);
+		x->roff[r + 1] += x->roff[r];
+	}
+	for (i = 0; i < x->n; i++)
+		x->byrank[x->roff[x->op[i].rank]++] = i;
+	for (r = x->nranks; r > 0; r--)		/* back to the starts */
+		x->roff[r] = x->roff[r - 1];
+	x->roff[0] = 0;
+}
+
 /* Ids in order, indices within ranks, names of groups; checks. */
 static void
 prepare(struct xp *x)
@@ -277,6 +309,7 @@ prepare(struct xp *x)
 		o->gname = j + 1;
 	}
 	free(next);
+	by_rank(x);
 }
 
 /* An AttributeProto made in a, as field 10 of the node in w. */
@@ -389,11 +422,9 @@ write_rank(const struct xp *x, const char *prefix, uint32_t rank)
 	pbw_str(&w, 1, "0.0.4");
 	if (pbw_frame(fp, &w) != 0)
 		die("%s: %s", path, strerror(errno));
-	for (i = 0; i < x->n; i++) {
-		if (x->op[i].rank != rank)
-			continue;
+	for (i = x->roff[rank]; i < x->roff[rank + 1]; i++) {
 		w.n = 0;
-		node(&w, x, &x->op[i]);
+		node(&w, x, &x->op[x->byrank[i]]);
 		if (pbw_frame(fp, &w) != 0)
 			die("%s: %s", path, strerror(errno));
 	}
@@ -459,5 +490,7 @@ chakra_export(const char *prefix, int argc, char **argv)
 	}
 	free(x.op);
 	free(x.sorted);
+	free(x.byrank);
+	free(x.roff);
 	free(x.gfirst);
 }
