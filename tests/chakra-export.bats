@@ -140,7 +140,7 @@ id: 2 name: "ag" type: COMM_COLL_NODE data_deps: 1 attr { name: "comm_type" int6
 id: 3 name: "rs" type: COMM_COLL_NODE data_deps: 2 attr { name: "comm_type" int64_val: 7 } attr { name: "comm_size" int64_val: 8192 } attr { name: "pg_name" string_val: "0" } attr { name: "is_cpu_op" bool_val: false } 
 id: 4 name: "a2a" type: COMM_COLL_NODE data_deps: 3 attr { name: "comm_type" int64_val: 6 } attr { name: "comm_size" int64_val: 4096 } attr { name: "pg_name" string_val: "0" } attr { name: "is_cpu_op" bool_val: false } 
 id: 5 name: "bc" type: COMM_COLL_NODE data_deps: 4 attr { name: "comm_type" int64_val: 5 } attr { name: "comm_size" int64_val: 4096 } attr { name: "comm_src" int32_val: 2 } attr { name: "pg_name" string_val: "0" } attr { name: "is_cpu_op" bool_val: false } 
-id: 6 name: "d" type: COMP_NODE data_deps: 5 duration_micros: 1 attr { name: "is_cpu_op" bool_val: false } 
+id: 6 name: "d" type: COMP_NODE ctrl_deps: 0 data_deps: 5 duration_micros: 1 attr { name: "is_cpu_op" bool_val: false } 
 id: 7 name: "s" type: COMM_SEND_NODE data_deps: 6 attr { name: "comm_dst" int32_val: 1 } attr { name: "comm_tag" int32_val: 7 } attr { name: "comm_size" int64_val: 100 } attr { name: "is_cpu_op" bool_val: false } '
 	run grep -c COMM_RECV_NODE d.1
 	assert_output 1
@@ -201,3 +201,28 @@ id: 7 name: "s" type: COMM_SEND_NODE data_deps: 6 attr { name: "comm_dst" int32_
 	[ -z "$(ls | grep '^p\.')" ]
 }
 
+
+# A rank's computes run in stream order under dagbuild(1), but a Chakra
+# reader adds no such order: the export wrote none, and ASTRA-sim started
+# every micro-batch's chain at time 0 (issue 36).  Each COMP node's
+# ctrl_deps must name its rank's COMP node before it, read with protoc.
+@test "chakra -x: regression: the computes' program order was lost (no ctrl_deps)" {
+	tracegen -l 1 -t 2 -d 1 -m 3 > ops.mp
+	chakra -x p < ops.mp
+	for r in 0 1; do
+		decoded p.$r.et > d.$r || fail "rank $r: protoc failed"
+		run awk '/COMP_NODE/ {
+			id = 0
+			if ($1 == "id:") id = $2
+			if (n > 0 && index($0, "ctrl_deps: " prev " ") == 0) {
+				print "node " id " lacks ctrl_deps " prev; bad = 1
+			}
+			prev = id; n++
+		} END { if (n < 6) { print "only " n " computes"; bad = 1 }
+			exit bad }' d.$r
+		assert_success
+	done
+	# chakra(1) reads the order back as deps
+	run bash -c "chakra p | report -d | jq -c 'select(.type == \"op\" and .id == 2) | .deps'"
+	assert_output '[0,1]'
+}

@@ -5,7 +5,9 @@
  *
  * Each rank's file starts with GlobalMetadata "0.0.4"; then one Node
  * per op of the rank, in stream order, with the op's index among the
- * rank's ops as its id and its dependencies as data_deps.  A compute op
+ * rank's ops as its id and its dependencies as data_deps; a compute
+ * op's ctrl_deps name its rank's compute before it (program order,
+ * which dagbuild(1) keeps and Chakra's readers do not add).  A compute op
  * becomes a COMP node of duration_micros = its time rounded to the
  * nearest microsecond (halves up); a collective a COMM_COLL node with
  * comm_type, comm_size (an all-gather's per-rank input, the op's size
@@ -372,8 +374,14 @@ comm_attrs(struct pbw *w, const struct xop *o)
 	attr_str(w, "pg_name", pg);
 }
 
+/*
+ * Op o as a node; prev is the index of its rank's compute before it, or
+ * UINT64_MAX: a compute's ctrl_deps name it, since dagbuild(1) runs a
+ * rank's computes in stream order and a reader of Chakra adds no such
+ * order of its own.
+ */
 static void
-node(struct pbw *w, const struct xp *x, const struct xop *o)
+node(struct pbw *w, const struct xp *x, const struct xop *o, uint64_t prev)
 {
 	static const int type[] = { N_COMP, N_COLL, N_COLL, N_COLL, N_COLL,
 		N_COLL, N_SEND, N_RECV };
@@ -396,6 +404,8 @@ node(struct pbw *w, const struct xp *x, const struct xop *o)
 	pbw_varint(w, 1, o->index);
 	pbw_str(w, 2, o->name);
 	pbw_varint(w, 3, (uint64_t)type[o->kind]);
+	if (o->kind == K_COMPUTE && prev != UINT64_MAX)
+		pbw_packed(w, 4, &prev, 1);
 	if (o->ndeps > 0)
 		pbw_packed(w, 5, deps, o->ndeps);
 	if (o->kind == K_COMPUTE)
@@ -411,7 +421,9 @@ static void
 write_rank(const struct xp *x, const char *prefix, uint32_t rank)
 {
 	char path[4096];
+	const struct xop *o;
 	struct pbw w;
+	uint64_t prev = UINT64_MAX;
 	FILE *fp;
 	size_t i;
 
@@ -424,7 +436,10 @@ write_rank(const struct xp *x, const char *prefix, uint32_t rank)
 		die("%s: %s", path, strerror(errno));
 	for (i = x->roff[rank]; i < x->roff[rank + 1]; i++) {
 		w.n = 0;
-		node(&w, x, &x->op[x->byrank[i]]);
+		o = &x->op[x->byrank[i]];
+		node(&w, x, o, prev);
+		if (o->kind == K_COMPUTE)
+			prev = o->index;
 		if (pbw_frame(fp, &w) != 0)
 			die("%s: %s", path, strerror(errno));
 	}
