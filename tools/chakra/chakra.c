@@ -33,11 +33,17 @@ enum { K_COMPUTE, K_ALLREDUCE, K_ALLGATHER, K_REDUCESCATTER, K_ALLTOALL,
 static const char *const kinds[] = { "compute", "allreduce", "allgather",
 	"reducescatter", "alltoall", "broadcast", "send", "recv" };
 
+struct rpos {
+	uint32_t	 rank, pos;
+};
+
 struct comm {
 	const char	*key;		/* "" for all ranks */
 	const uint32_t	*rank;
 	size_t		 n;
-	size_t		*cnt;		/* per rank: collectives issued */
+	struct rpos	*by;		/* members by rank; NULL: all ranks,
+					   each at its own place */
+	size_t		*cnt;		/* per member: collectives issued */
 	struct inst {
 		int		 kind;
 		uint64_t	 size, coll;
@@ -344,6 +350,15 @@ resolve(struct rk *r, size_t i)
 	}
 }
 
+static int
+cmp_rpos(const void *a, const void *b)
+{
+	uint32_t x = ((const struct rpos *)a)->rank;
+	uint32_t y = ((const struct rpos *)b)->rank;
+
+	return x < y ? -1 : x > y;
+}
+
 /*
  * The communicator of a collective node: that of its pg_name in the
  * groups (-g), else all ranks for "" or "0".  Each is made once, its
@@ -382,9 +397,34 @@ comm_get(struct imp *im, const struct rk *r, const struct ck_node *nd)
 	c->key = g ? g->name : "";
 	c->rank = g ? g->rank : im->all;
 	c->n = g ? g->n : im->nranks;
-	c->cnt = xcalloc(im->nranks, sizeof(size_t));
+	c->cnt = xcalloc(c->n, sizeof(size_t));
+	if (g != NULL) {
+		c->by = xcalloc(c->n, sizeof(*c->by));
+		for (i = 0; i < c->n; i++)
+			c->by[i] = (struct rpos){ c->rank[i], (uint32_t)i };
+		qsort(c->by, c->n, sizeof(*c->by), cmp_rpos);
+	}
 	*slot = im->ncomm;
 	return c;
+}
+
+/* Where rank sits in communicator c, or SIZE_MAX: a binary search. */
+static size_t
+comm_pos(const struct comm *c, uint64_t rank)
+{
+	size_t lo = 0, hi = c->n, mid;
+
+	if (c->by == NULL)
+		return rank < c->n ? (size_t)rank : SIZE_MAX;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (c->by[mid].rank < rank)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < c->n && c->by[lo].rank == rank ? c->by[lo].pos :
+	    SIZE_MAX;
 }
 
 static int
@@ -429,9 +469,8 @@ coll_root(const struct rk *r, const struct ck_node *nd, const struct comm *c)
 
 	if (!(nd->has & CK_HAS_SRC))
 		return c->rank[0];
-	for (i = 0; i < c->n; i++)
-		if (c->rank[i] == nd->src)
-			return c->rank[i];
+	if (nd->src >= 0 && (i = comm_pos(c, (uint64_t)nd->src)) != SIZE_MAX)
+		return c->rank[i];
 	snprintf(msg, sizeof(msg), "broadcast root (comm_src) %lld is not "
 	    "in communicator \"%.64s\"", (long long)nd->src, c->key);
 	node_die(r, nd, msg);
@@ -475,9 +514,7 @@ map_coll(struct imp *im, struct rk *r, uint32_t rank, const struct ck_node *nd,
 	if (!(nd->has & CK_HAS_SIZE))
 		node_die(r, nd, "collective without comm_size");
 	c = comm_get(im, r, nd);
-	for (i = 0; i < c->n && c->rank[i] != rank; i++)
-		;
-	if (i == c->n) {
+	if ((i = comm_pos(c, rank)) == SIZE_MAX) {
 		snprintf(msg, sizeof(msg), "rank %u is not in communicator "
 		    "\"%.64s\"", rank, c->key);
 		node_die(r, nd, msg);
@@ -491,7 +528,7 @@ map_coll(struct imp *im, struct rk *r, uint32_t rank, const struct ck_node *nd,
 	o->comm = (size_t)(c - im->comm);
 	if (o->kind == K_BROADCAST)
 		o->root = coll_root(r, nd, c);
-	k = c->cnt[rank]++;
+	k = c->cnt[i]++;
 	if (k == c->ninst) {
 		xgrow(&c->inst, &c->cap, c->ninst + 1, sizeof(*c->inst));
 		c->inst[c->ninst++] = (struct inst){ o->kind, o->a,
@@ -625,13 +662,13 @@ check_colls(const struct imp *im)
 	for (i = 0; i < im->ncomm; i++) {
 		c = &im->comm[i];
 		for (j = 0; j < c->n; j++) {
-			if (c->cnt[c->rank[j]] == c->ninst)
+			if (c->cnt[j] == c->ninst)
 				continue;
-			in = &c->inst[c->cnt[c->rank[j]]];
+			in = &c->inst[c->cnt[j]];
 			die("%s: node %llu: collective %zu of communicator "
 			    "\"%s\" is missing on rank %u",
 			    in->file, (unsigned long long)in->node,
-			    c->cnt[c->rank[j]], c->key, c->rank[j]);
+			    c->cnt[j], c->key, c->rank[j]);
 		}
 	}
 }
@@ -853,6 +890,7 @@ free_all(struct imp *im)
 	free(im->rk);
 	for (i = 0; i < im->ncomm; i++) {
 		free(im->comm[i].cnt);
+		free(im->comm[i].by);
 		free(im->comm[i].inst);
 	}
 	free(im->comm);
