@@ -226,3 +226,23 @@ id: 7 name: "s" type: COMM_SEND_NODE data_deps: 6 attr { name: "comm_dst" int32_
 	run bash -c "chakra p | report -d | jq -c 'select(.type == \"op\" and .id == 2) | .deps'"
 	assert_output '[0,1]'
 }
+
+# Exported with exit 0, then refused by chakra(1) or dagbuild (issue 36):
+# refused now, before any file is written.
+@test "chakra -x: regression: what chakra and dagbuild refuse was exported" {
+	for c in 'ar:[]:0:an empty group' 'ar:[0,1,1]:0:its group names rank 1 twice' \
+	    'ar:[1]:0:its group does not hold its rank, 0' \
+	    'ar:[0,7]:0:its group names rank 7, past the last rank with ops (1)' \
+	    'self::1:depends on itself'; do
+		IFS=: read -r what group dep msg <<< "$c"
+		if [ "$what" = self ]; then
+			{ hdr; echo '{"type":"op","id":1,"rank":0,"kind":"compute","name":"a","deps":[1],"duration_ps":1}'; } | mk x.mp
+		else
+			{ hdr; for r in 0 1; do echo "{\"type\":\"op\",\"id\":$r,\"rank\":$r,\"kind\":\"allreduce\",\"name\":\"g\",\"deps\":[],\"group\":$group,\"size\":64,\"coll\":0}"; done; } | mk x.mp
+		fi
+		run chakra -x p < x.mp
+		assert_failure 1
+		assert_output --partial ": $msg"
+		[ -z "$(ls | grep '^p\.')" ]
+	done
+}

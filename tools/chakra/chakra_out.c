@@ -19,8 +19,11 @@
  * COMM_SEND with comm_dst and comm_tag, a receive a COMM_RECV with
  * comm_src and comm_tag.  Every node has is_cpu_op false.
  *
- * Refused: a dependency on another rank's op (Chakra's stay within a
- * rank), an unknown dependency, an all-gather whose size does not
+ * Refused, before any file is written: a rank without ops below the
+ * last, a dependency on another rank's op (Chakra's stay within a
+ * rank), an unknown dependency or one on the op itself, a group empty,
+ * naming a rank twice or past the last, or without the op's rank, an
+ * all-gather whose size does not
  * divide by its group, a broadcast whose root is not in its group, an
  * all-to-all whose sizes give a pair other than a plain all-to-all's
  * share (Chakra's has one comm_size), a kind Chakra cannot name here,
@@ -237,6 +240,52 @@ all_ranks(const struct xp *x, const struct xop *o)
 }
 
 /*
+ * What chakra(1) or dagbuild(1) would refuse of op o, refused before
+ * any file is written: a dependency on no op, on another rank's or on
+ * itself; a collective's group empty, naming a rank twice or past the
+ * last rank with ops, or without o's rank.  seen: nranks counters,
+ * seen[r] == tag when r was met in this group.
+ */
+static void
+check_op(const struct xp *x, const struct xop *o, size_t *seen, size_t tag)
+{
+	const struct xop *d;
+	size_t i;
+
+	for (i = 0; i < o->ndeps; i++) {
+		if ((d = find(x, o->deps[i])) == NULL)
+			die("stdin: op %llu: depends on op %llu, which is not "
+			    "in the stream", (unsigned long long)o->id,
+			    (unsigned long long)o->deps[i]);
+		if (d == o)
+			die("stdin: op %llu: depends on itself",
+			    (unsigned long long)o->id);
+		if (d->rank != o->rank)
+			die("stdin: op %llu: depends on op %llu of rank %u: a "
+			    "Chakra trace's dependencies stay within a rank",
+			    (unsigned long long)o->id,
+			    (unsigned long long)d->id, d->rank);
+	}
+	if (o->kind <= K_COMPUTE || o->kind >= K_SEND)
+		return;
+	if (o->ngroup == 0)
+		die("stdin: op %llu: an empty group", (unsigned long long)o->id);
+	for (i = 0; i < o->ngroup; i++) {
+		if (o->group[i] >= x->nranks)
+			die("stdin: op %llu: its group names rank %u, past the "
+			    "last rank with ops (%u)", (unsigned long long)o->id,
+			    o->group[i], x->nranks - 1);
+		if (seen[o->group[i]] == tag)
+			die("stdin: op %llu: its group names rank %u twice",
+			    (unsigned long long)o->id, o->group[i]);
+		seen[o->group[i]] = tag;
+	}
+	if (seen[o->rank] != tag)
+		die("stdin: op %llu: its group does not hold its rank, %u",
+		    (unsigned long long)o->id, o->rank);
+}
+
+/*
  * The ops of each rank, in stream order, before any file is written:
  * a rank without ops below one with some is refused (it would be an
  * empty file; a rank number of 2^20 - 1 alone would make a million).
@@ -271,7 +320,7 @@ static void
 prepare(struct xp *x)
 {
 	uint32_t *next = xcalloc(x->nranks + 1, sizeof(*next));
-	size_t i, j;
+	size_t i, j, *seen;
 
 	x->sorted = xcalloc(x->n + 1, sizeof(*x->sorted));
 	for (i = 0; i < x->n; i++)
@@ -311,6 +360,10 @@ prepare(struct xp *x)
 		o->gname = j + 1;
 	}
 	free(next);
+	seen = xcalloc((size_t)x->nranks + 1, sizeof(*seen));
+	for (i = 0; i < x->n; i++)
+		check_op(x, &x->op[i], seen, i + 1);
+	free(seen);
 	by_rank(x);
 }
 
@@ -389,16 +442,8 @@ node(struct pbw *w, const struct xp *x, const struct xop *o, uint64_t prev)
 	const struct xop *d;
 	size_t i;
 
-	for (i = 0; i < o->ndeps; i++) {
-		if ((d = find(x, o->deps[i])) == NULL)
-			die("stdin: op %llu: depends on op %llu, which is not "
-			    "in the stream", (unsigned long long)o->id,
-			    (unsigned long long)o->deps[i]);
-		if (d->rank != o->rank)
-			die("stdin: op %llu: depends on op %llu of rank %u: a "
-			    "Chakra trace's dependencies stay within a rank",
-			    (unsigned long long)o->id,
-			    (unsigned long long)d->id, d->rank);
+	for (i = 0; i < o->ndeps; i++) {	/* checked: check_op() */
+		d = find(x, o->deps[i]);
 		deps[i] = d->index;
 	}
 	pbw_varint(w, 1, o->index);
