@@ -204,3 +204,17 @@ bad() {
 		assert_output 'report: r.json: report'"'"'s JSON, not a stream: -d, -s and -g read streams'
 	done
 }
+
+# gnuplot passes a title's bytes into its SVG as they come: a name with
+# "]]>" or a byte that is not UTF-8 made SVG that is not XML, exit 0
+# (issue 36); such bytes are drawn as '?'.
+@test "rows: regression: a scheduler's name with ]]> and a byte not UTF-8 made plots that are not XML" {
+	golden --csv > r.csv
+	{ head -1 r.csv; tail -n +2 r.csv | sed "s/,greedy,greedy,/,gr]]>ee$(printf '\377')dy,greedy,/"; } > bad.csv
+	grep -q 'gr]]>ee' bad.csv
+	report -p fig bad.csv > /dev/null
+	for f in iteration buffer nic; do
+		xmllint --noout "fig-$f.svg"
+	done
+	grep -q '>gr]]?ee?dy/greedy<' fig-iteration.svg
+}

@@ -69,16 +69,24 @@ plotted(const struct run *u)
 /*
  * A string in gnuplot's single quotes, in which only ' is special; a
  * control character, which could end the line and start a command,
- * becomes '?'.
+ * becomes '?', and so does what gnuplot would pass into an SVG that is
+ * then not XML: a byte outside printable ASCII (not UTF-8, maybe), the
+ * '>' of "]]>" (gnuplot escapes < and &, not >).
  */
 static void
 quote(FILE *fp, const char *s)
 {
+	const char *p = s;
+
 	putc('\'', fp);
 	for (; *s != '\0'; s++) {
 		if (*s == '\'')
 			putc('\'', fp);
-		putc((unsigned char)*s < ' ' || *s == 0x7f ? '?' : *s, fp);
+		if (*s < ' ' || *s > '~' || (*s == '>' && s - p >= 2 &&
+		    s[-1] == ']' && s[-2] == ']'))
+			putc('?', fp);
+		else
+			putc(*s, fp);
 	}
 	putc('\'', fp);
 }
