@@ -100,6 +100,7 @@ checkout() {
 	    diff tiered.txt -
 	grep -q '^    ocs rail:8 rate=400Gbps tau=10us radix=320 (8 planes)$' "$T/out4"
 	[ -s runs.csv ] && [ -s runs.json ] && [ -s timeline.svg ]
+	xmllint --noout timeline.svg
 	# the --own run, tabled beside the kept rows, relates to their
 	# ideal run (x ideal) and their schedules (x best)
 	cat "$T"/out* | grep -Eq '^llama3-8b 8L tp4 dp2 +2x800Gbps +solstice/direct +10us +[0-9.]+ ms +1\.[0-9]{2} +1\.[0-9]{2} +1\.[0-9]{2} .* solstice\.msgpack$'

@@ -59,6 +59,7 @@ rect() {
 	tiny_lines | sed 's/"reconfig_ps":10000000}/"reconfig_ps":10000000,"reconfig_model":"switch"}/' | mk s.mp
 	report -d s.mp | grep -q '"reconfig_model":"switch"'
 	report -g s.mp > out.svg
+	xmllint --noout out.svg
 	grep -F "$(rect r 554.00 95.00 10.00)><title>switch 0 port 0: reconfiguring, 490us-500us</title>" out.svg
 	grep -F "$(rect r 554.00 107.00 10.00)>" out.svg
 	grep -F "$(rect r 554.00 119.00 10.00)>" out.svg
@@ -76,6 +77,7 @@ rect() {
 @test "report -g: rows, labels, axis, legend and title" {
 	tiny t.mp
 	report -g t.mp > out.svg
+	xmllint --noout out.svg
 	for s in '>GPU 0<' '>GPU 2<' '>s0 p0<' '>s0 p2<' '>500us<' '>1ms<' \
 	    '>compute<' '>transfer sent<' '>circuit up<' '>reconfiguring<' \
 	    '>t.mp: scheduler test, fabric schedule; 0ps to 1ms of 1ms<'; do
