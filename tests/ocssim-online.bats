@@ -97,3 +97,23 @@ chain() {
 	run ocssim -S plan.mp -O 0 -B never < real.mp
 	assert_failure 2
 }
+
+# -O took what -R refuses: a periodic -S schedule (BvN) deadlocked after
+# its first period with a misleading message, a two-hop one ran as
+# direct, exit 0 (issue 36, defect 6).
+@test "ocssim-online: regression: -O ran periodic and two-hop schedules that -R refuses" {
+	tracegen -M mixtral-8x7b -l 1 -d 8 -x 8 --seed 4 --nominal | dagbuild -r 10us > nom.mp
+	rotorsched -m bvn < nom.mp > bvn.mp
+	# Flux's plan, marked two-hop by hand (no tool writes a one-shot
+	# two-hop plan)
+	fluxsolve -m greedy < nom.mp | report -d |
+	    sed 's/"forwarding":"direct"/"forwarding":"vlb"/' | jsonpack > vlb.mp
+	run bash -c "ocssim -S bvn.mp -O 0 < nom.mp > out.mp"
+	assert_failure 1
+	assert_output "ocssim: -O replays -S's plan as -R does: a periodic schedule repeats its own times: replay runs one-shot schedules (fluxsolve's)"
+	run bash -c "ocssim -S bvn.mp -R hold < nom.mp > out.mp"
+	assert_failure 1
+	run bash -c "ocssim -S vlb.mp -O 0 < nom.mp > out.mp"
+	assert_failure 1
+	assert_output --partial "replay runs direct forwarding only"
+}

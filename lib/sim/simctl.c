@@ -206,8 +206,8 @@ link_ports(struct simctl *k, const struct net *n, const struct schedule *sc,
 	return 0;
 }
 
-static const char *
-refusal(const struct net *n, const struct schedule *sc)
+const char *
+simctl_refusal(const struct net *n, const struct schedule *sc)
 {
 	size_t i;
 
@@ -234,7 +234,7 @@ simctl_new(const struct dag *d, const struct net *n,
 	const char *why;
 	size_t i;
 
-	if ((why = refusal(n, sc)) != NULL) {
+	if ((why = simctl_refusal(n, sc)) != NULL) {
 		say(err, len, "replay: %s", why);
 		return NULL;
 	}

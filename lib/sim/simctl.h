@@ -31,7 +31,9 @@
  * simctl_new() refuses (NULL, with a message in the caller's buffer) a
  * periodic schedule, two-hop forwarding, the switch model with
  * reconfig_ps > 0, a plan whose switch has no circuit between its GPUs
- * up at its start, and a circuit with to_ps < from_ps.  It owns its
+ * up at its start, and a circuit with to_ps < from_ps; simctl_refusal()
+ * says why the first four would be refused (NULL: they would not), for
+ * a caller to refuse before it starts.  It owns its
  * arrays and keeps pointers to none of its inputs; simctl_free()
  * releases it (NULL is allowed).
  *
@@ -59,6 +61,7 @@ extern const char *const simctl_policies[];
 
 struct simctl;
 
+const char	*simctl_refusal(const struct net *, const struct schedule *);
 struct simctl	*simctl_new(const struct dag *, const struct net *,
 		    const struct schedule *, int, const uint64_t *,
 		    const uint64_t *, char *, size_t);

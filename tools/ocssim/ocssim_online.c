@@ -333,11 +333,17 @@ online_run(const struct dag *real, const struct dag *nom,
     uint32_t *replans, char *err, size_t errlen)
 {
 	struct online o;
+	const char *why;
 	uint64_t r, t, last = 0;
 	size_t i;
 	int rc = -1;
 
 	memset(&o, 0, sizeof(o));
+	if ((why = simctl_refusal(net, sc)) != NULL) {
+		snprintf(err, errlen, "-O replays -S's plan as -R does: %s",
+		    why);
+		return -1;
+	}
 	o.real = real;
 	o.net = net;
 	o.latency = latency;
