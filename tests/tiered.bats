@@ -151,7 +151,7 @@ random_dag() {
 }
 
 @test "tiered: fluxsolve's default solves windows of a larger DAG on planes, each placed again whole, replayed to its objective" {
-	local i better=0
+	local i better=0 win=0
 	RANDOM=35	# the same DAGs every run
 	for ((i = 0; i < 3; i++)); do
 		random_dag "${JOINED[1]}" 40 20
@@ -161,11 +161,18 @@ random_dag() {
 		[ "$(result r.mp makespan_ps)" = "$(solve f.mp objective_ps)" ]
 		[ "$(solve f.mp objective_ps)" -le "$(solve f.mp greedy_ps)" ]
 		[ "$(solve f.mp bound_ps)" -le "$(solve f.mp objective_ps)" ]
-		# the whole DAG's model (half the limit), then windows
+		# the whole DAG's model (half the limit), then windows, unless
+		# that model proved its plan optimal in time (it may or may not
+		# on a loaded machine: regression of a CI run, stop 42)
 		[ "$(solve f.mp 'models[0].name')" = "exact on planes" ]
-		records f.mp solve | jq -e '.models | map(.name) | index("window on planes") != null'
+		if records f.mp solve | jq -e '.models | map(.name) | index("window on planes") != null'; then
+			win=$((win + 1))
+		else
+			[ "$(solve f.mp objective_ps)" = "$(solve f.mp bound_ps)" ]
+		fi
 		[ "$(solve f.mp objective_ps)" -lt "$(solve f.mp greedy_ps)" ] && better=$((better + 1))
 	done
+	[ "$win" -ge 1 ]
 	# the check can fail: the models shorten the greedy's plan now and then
 	[ "$better" -ge 1 ]
 }
