@@ -281,7 +281,8 @@ pairs() {
 # -S's file was opened after stdin's DAG had gone through to stdout: a
 # missing file left a partial stream behind its error (issue 36).
 @test "ocssim: regression: -S of a missing file wrote the DAG before its error" {
-	tracegen -l 1 -t 2 -d 2 | dagbuild > g.mp
+	# a DAG of 100 KB: more than the writer holds before it writes
+	tracegen -l 2 -t 4 -d 4 | dagbuild > g.mp
 	run bash -c "ocssim -S nothere.mp < g.mp > out.mp"
 	assert_failure 1
 	assert_output "ocssim: -S nothere.mp: No such file or directory"
