@@ -19,12 +19,6 @@ typedef unsigned __int128 u128;
 
 #define WORK_BIT	1000000000000ULL	/* work units a bit */
 
-/* Ask for the cache line at p ahead of a read (GCC, clang); else nothing. */
-#if defined(__GNUC__)
-#define PREFETCH(p)	__builtin_prefetch(p)
-#else
-#define PREFETCH(p)	((void)(p))
-#endif
 #define fail		fabsim_fail
 
 void
@@ -178,8 +172,6 @@ fabsim_queue_try(struct fs *s, uint32_t q)
 		return;
 	}
 	qu->running = 1;
-	if (qu->at + 1 < qu->end)	/* wanted when this flow ends */
-		PREFETCH(&s->qe[qu->at + 1]);
 	flow_start(s, qu->task);
 }
 

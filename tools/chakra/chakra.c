@@ -308,6 +308,20 @@ through(struct rk *r)
 	}
 }
 
+/* Node j's deps (chains skipped) onto the stack, those not met yet. */
+static void
+push_deps(struct rk *r, size_t j, size_t tag, size_t *top)
+{
+	const struct ck_node *nd = &r->tr.node[j];
+	size_t k, x;
+
+	for (k = 0; k < nd->ndep; k++)
+		if (r->mark[x = hop(r, find_id(r, nd, nd->dep[k]))] != tag) {
+			r->mark[x] = tag;
+			r->stk[(*top)++] = x;
+		}
+}
+
 /*
  * The deps of kept node i as op ids: a kept dep is itself, a skipped
  * one its own deps, transitively.  A receive is posted after its deps
@@ -321,15 +335,10 @@ through(struct rk *r)
 static void
 resolve(struct rk *r, size_t i)
 {
-	struct ck_node *nd = &r->tr.node[i];
 	struct op *o = &r->op[i];
-	size_t k, j, top = 0, cap = 0;
+	size_t j, top = 0, cap = 0;
 
-	for (k = 0; k < nd->ndep; k++)
-		if (r->mark[j = hop(r, find_id(r, nd, nd->dep[k]))] != i + 1) {
-			r->mark[j] = i + 1;
-			r->stk[top++] = j;
-		}
+	push_deps(r, i, i + 1, &top);
 	while (top > 0) {
 		j = r->stk[--top];
 		if (r->keep[j]) {
@@ -338,15 +347,7 @@ resolve(struct rk *r, size_t i)
 			if (r->op[j].kind != K_RECV)
 				continue;
 		}
-		nd = &r->tr.node[j];
-		for (k = 0; k < nd->ndep; k++) {
-			size_t x = hop(r, find_id(r, nd, nd->dep[k]));
-
-			if (r->mark[x] != i + 1) {
-				r->mark[x] = i + 1;
-				r->stk[top++] = x;
-			}
-		}
+		push_deps(r, j, i + 1, &top);
 	}
 }
 
