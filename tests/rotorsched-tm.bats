@@ -277,11 +277,12 @@ path4() {
 	local seed m sw tau model
 
 	for seed in 1 2 3 4 5 6; do
-		RANDOM=$seed
 		sw=$((1 + seed % 3))
 		tau=$(((seed % 3) * 500))
 		model=$([ $((seed % 2)) -eq 0 ] && echo port || echo switch)
+		# seeded inside the pipeline's subshell, which bash reseeds
 		{
+			RANDOM=$seed
 			hdr
 			echo "{\"type\":\"net\",\"gpus\":6,\"switches\":$sw,\"bandwidth_bps\":800000000000,\"reconfig_ps\":$tau,\"reconfig_model\":\"$model\",\"latency_ps\":0}"
 			randtasks 6 16 5

@@ -32,9 +32,12 @@ JOINED=(
 random_dag() {
 	printf "$1\n" > fab
 	tracegen -l 1 -t 2 -d 4 | dagbuild --fabric=fab > n.mp
+	# randtasks in this shell, not in a pipeline's subshell (which
+	# bash reseeds), so that RANDOM=seed gives the same DAGs every run
+	randtasks 8 "$2" "$3" > t.json
 	{ hdr | sed 's/"minor":1/"minor":2/'
 	  records n.mp net
-	  randtasks 8 "$2" "$3"; } | pack > d.mp
+	  cat t.json; } | pack > d.mp
 }
 
 @test "tiered: on every preset, ocssim replays fluxsolve's plan to its objective, above the bound" {
@@ -87,6 +90,7 @@ random_dag() {
 	    'eps group:2 rate=50Gbps\nocs all rate=40Gbps tau=6ns model=switch'
 	    'eps group:4 rate=100Gbps\nocs rail:4 rate=30Gbps tau=4ns model=switch latency=2ns\nocs all rate=20Gbps tau=3ns model=switch')
 	local i opt bound greedy below=0
+	RANDOM=29	# the same DAGs every run
 	for ((i = 0; i < 30; i++)); do
 		random_dag "${fabs[i % 6]}" 5 4
 		opt=$(fabenum < d.mp)
@@ -104,6 +108,7 @@ random_dag() {
 		[ "$(result r.mp makespan_ps)" = "$greedy" ]
 	done
 	# the checks can fail: the bound is below the optimum in most cases
+	echo "bound below the optimum: $below of 30"
 	[ "$below" -ge 10 ]
 }
 
@@ -131,6 +136,7 @@ random_dag() {
 		[ "$obj" = "$opt" ]
 	done
 	# the check can fail: the greedy misses the optimum now and then
+	echo "exact better than the greedy: $better of 25"
 	[ "$better" -ge 3 ]
 }
 
