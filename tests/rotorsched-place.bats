@@ -262,8 +262,10 @@ perms() {
 	-p best --place-evals=1000000000001|--place-evals 1000000000001: a whole number from 1 to 1000000000000
 	-p best --place-evals=x|--place-evals x: a whole number from 1 to 1000000000000
 	-p best -T 0|-T 0: not a positive number of seconds (a duration takes ps, ns, us, ms or s, or none for seconds, as in 500ms or 10)
-	--place-evals=5|--place-evals and -T go with -p best
-	-p random:1 -T 5|--place-evals and -T go with -p best
+	--place-evals=5|--place-evals goes with -p best
+	-m bvn --place-evals=5|--place-evals goes with -p best
+	-p random:1 -T 5|-T goes with -p best, -m bvn, -m solstice and -m eclipse
+	-T 5|-T goes with -p best, -m bvn, -m solstice and -m eclipse
 	END
 }
 

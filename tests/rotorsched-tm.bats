@@ -299,6 +299,63 @@ path4() {
 	done
 }
 
+# The matrix modes under -T 1ns cut their search before it starts: the
+# rest, maximal matchings heaviest first, each as long as its heaviest.
+# Path4: 0-1 600 and 2-3 500 together for 6000 ps, tau, 1-2 300 for
+# 3000 ps, tau: a period of 11000 ps.
+@test "rotorsched-tm: regression: -T bounded only -p best; it cuts the matrix modes' search (eclipse was cubic), and the schedule stays whole" {
+	local m f
+
+	path4
+	for m in bvn solstice eclipse; do
+		rotorsched -m $m -T 1ns < dag.mp > s.mp 2> err
+		grep -q "^rotorsched: -T: the time limit cut" err
+		run circuits s.mp
+		assert_output - <<-END
+		[0,0,1,0,6000]
+		[0,2,3,0,6000]
+		[0,1,2,7000,10000]
+		11000
+		END
+	done
+	tracegen -l 2 -t 4 -d 2 | dagbuild -r 10us > study.mp
+	for m in bvn solstice eclipse; do
+		rotorsched -m $m -T 1ns < study.mp > s.mp 2> /dev/null
+		run uncovered s.mp
+		[ "$output" = "[]" ] || fail "$m: $output"
+		run replayed s.mp
+		[ "${lines[0]}" = "${lines[1]}" ] || fail "$m: $output"
+	done
+	# without the limit, no word of it
+	rotorsched -m eclipse < dag.mp 2> err > /dev/null
+	[ ! -s err ]
+}
+
+# An all-to-all of 24 GPUs, each transfer of its own size: 276 pairs of
+# distinct bytes, more than the 64 durations Eclipse tries a step.
+@test "rotorsched-tm: eclipse on more distinct entries than it tries covers every pair, replays whole, and is deterministic" {
+	local s d i=0
+
+	{
+		hdr
+		net 24 2 800000000000 100000
+		for ((s = 0; s < 24; s++)); do
+			for ((d = 0; d < 24; d++)); do
+				((s == d)) && continue
+				xfer $i '[]' $s $d $((1000 + i * 7919 % 100003))
+				i=$((i + 1))
+			done
+		done
+	} | mk dag.mp
+	rotorsched -m eclipse < dag.mp > s.mp
+	rotorsched -m eclipse < dag.mp > s2.mp
+	cmp s.mp s2.mp
+	run uncovered s.mp
+	assert_output "[]"
+	run replayed s.mp
+	[ "${lines[0]}" = "${lines[1]}" ]
+}
+
 @test "rotorsched-tm: the check of coverage fails on a schedule cut short" {
 	path4
 	rotorsched -m solstice < dag.mp > s.mp

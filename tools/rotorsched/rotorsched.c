@@ -31,6 +31,7 @@
 #include "records/rec.h"
 #include "records/stream.h"
 #include "records/units.h"
+#include "records/wclock.h"
 
 #include "rotorsched.h"
 
@@ -62,8 +63,9 @@ static const char OPTIONS[] =
     " DAG\n"
     "      --place-evals=N     placements -p best simulates at most (10000)\n"
     "  -s, --slot=TIME         length of a slot, instead of the duty cycle's\n"
-    "  -T, --time-limit=SECS   wall-clock limit of -p best, as 10 or 500ms"
-    " (none)\n"
+    "  -T, --time-limit=SECS   wall-clock limit of -p best and of bvn,"
+    " solstice\n"
+    "                          and eclipse's search (none)\n"
     "  -v, --verbose           print the placement and its makespan\n"
     "  -h, --help              this help\n"
     "      --version           the version and the commit of the build\n";
@@ -142,9 +144,14 @@ check_args(const struct args *a, int place_set)
 		warnmsg("-p and -v go with -m rotor");
 		usage();
 	}
-	if (a->place.kind != PLACE_BEST && (a->place.evals_set ||
-	    a->place.seconds > 0)) {
-		warnmsg("--place-evals and -T go with -p best");
+	if (a->place.kind != PLACE_BEST && a->place.evals_set) {
+		warnmsg("--place-evals goes with -p best");
+		usage();
+	}
+	if (a->mode == MODE_ROTOR && a->place.kind != PLACE_BEST &&
+	    a->place.seconds > 0) {
+		warnmsg("-T goes with -p best, -m bvn, -m solstice and "
+		    "-m eclipse");
 		usage();
 	}
 }
@@ -348,6 +355,8 @@ main(int argc, char **argv)
 
 	die_init("rotorsched");
 	parse_args(&a, argc, argv);
+	if (a.mode != MODE_ROTOR && a.place.seconds > 0)
+		a.deadline = wclock_now() + a.place.seconds;
 	die_if_tty();
 	dagin_init(&in);
 	sched_init(&sc);
@@ -370,13 +379,13 @@ main(int argc, char **argv)
 		rotor_placed(&sc, &in, &a);
 		break;
 	case MODE_BVN:
-		bvn(&sc, &in);
+		bvn(&sc, &in, a.deadline);
 		break;
 	case MODE_SOLSTICE:
-		solstice(&sc, &in);
+		solstice(&sc, &in, a.deadline);
 		break;
 	default:
-		eclipse(&sc, &in);
+		eclipse(&sc, &in, a.deadline);
 	}
 	if (a.mode != MODE_ROTOR)
 		sc.forwarding = a.fwd;

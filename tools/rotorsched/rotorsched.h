@@ -65,6 +65,7 @@ struct args {
 	struct place	 place;
 	int		 verbose;
 	int		 own;		/* --own: not the DAG */
+	double		 deadline;	/* -T of the traffic-matrix modes */
 };
 
 /* rotorsched_rotor.c: port[g] is rank g's port, NULL for identity. */
@@ -88,8 +89,9 @@ void		planes_schedule(struct schedule *, const struct dagin *,
 /*
  * rotorsched_place.c.  place_parse() reads -p's argument into the
  * struct (its port array malloc'd, the caller's to free) and returns
- * 0, or -1 with a message for usage in the caller's buffer.  place_schedule() empties the schedule and makes
- * the rotor period of a placement with the forwarding and cap of the
+ * 0, or -1 with a message for usage in the caller's buffer.
+ * place_schedule() empties the schedule and makes the rotor period of
+ * a placement with the forwarding and cap of the
  * args (a->cap already the one written).  place_choose() returns the
  * ports of the ranks the options ask for, malloc'd, or NULL for
  * identity; the search (PLACE_BEST) takes the placement of least
@@ -124,6 +126,13 @@ uint32_t	*place_choose(const struct args *, const struct dagin *);
  * least-loaded switch (the lowest on a tie) and followed by tau; it
  * sets the schedule periodic with the busiest switch's load as its
  * period and frees the plan.
+ *
+ * The makers of the traffic-matrix modes (bvn, solstice, eclipse) take
+ * a deadline, a wclock_now() time (0: none): past it (tm_late()), they
+ * stop their search, say so on stderr, and serve the pairs left with
+ * tm_rest(): maximal matchings of the edges, heaviest first, each
+ * lasting as long as its heaviest edge needs, until none is left (its
+ * work is the edges' times the matchings', and it reorders e).
  */
 struct tm_edge {
 	uint64_t	w;
@@ -151,10 +160,13 @@ void		tm_empty_pairs(struct tm_plan *, const struct tm_edge *,
 		    size_t, uint32_t);
 void		tm_deal(struct schedule *, const struct net *,
 		    struct tm_plan *);
-void		bvn(struct schedule *, const struct dagin *);
+int		tm_late(double);
+void		tm_rest(struct tm_edge *, size_t, const struct net *,
+		    struct tm_plan *);
+void		bvn(struct schedule *, const struct dagin *, double);
 
 /* rotorsched_sol.c */
-void		solstice(struct schedule *, const struct dagin *);
-void		eclipse(struct schedule *, const struct dagin *);
+void		solstice(struct schedule *, const struct dagin *, double);
+void		eclipse(struct schedule *, const struct dagin *, double);
 
 #endif

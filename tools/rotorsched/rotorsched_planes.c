@@ -85,13 +85,13 @@ make_unit(struct schedule *one, const struct dagin *sub,
 		rotor(one, &sub->net, a, NULL);
 		break;
 	case MODE_BVN:
-		bvn(one, sub);
+		bvn(one, sub, a->deadline);
 		break;
 	case MODE_SOLSTICE:
-		solstice(one, sub);
+		solstice(one, sub, a->deadline);
 		break;
 	default:
-		eclipse(one, sub);
+		eclipse(one, sub, a->deadline);
 	}
 }
 

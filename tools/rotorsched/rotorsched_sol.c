@@ -9,6 +9,7 @@
  */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "model/dag.h"
 #include "model/dagin.h"
@@ -58,24 +59,6 @@ cmp_st(const void *x, const void *y)
 	if (p->st != q->st)
 		return p->st > q->st ? -1 : 1;
 	return cmp_ids(p, q);
-}
-
-/* Most real bytes first, ties by GPU ids. */
-static int
-cmp_rd(const void *x, const void *y)
-{
-	const struct pr *p = x, *q = y;
-
-	if (p->rd != q->rd)
-		return p->rd > q->rd ? -1 : 1;
-	return cmp_ids(p, q);
-}
-
-static int
-cmp_rdp(const void *x, const void *y)
-{
-	return cmp_rd(*(const struct pr *const *)x,
-	    *(const struct pr *const *)y);
 }
 
 static int
@@ -291,11 +274,11 @@ stuff(struct pr *p, size_t np, const uint32_t *ids, size_t nv)
  * the largest entry: while pairs of r bytes or more remain, a maximal
  * matching of them, most bytes first, lasts the time r bytes take and
  * takes r off each; the pairs' real bytes go first.  Once r bytes take
- * less than tau, stop.
+ * less than tau, stop.  Returns 1 if the deadline cut it short.
  */
-static void
+static int
 slice(struct pr *p, size_t np, const struct net *n, uint8_t *used,
-    struct pr *tmp, struct tm_plan *pl)
+    struct pr *tmp, struct tm_plan *pl, double deadline)
 {
 	uint64_t r, top = 0, dur, x;
 	size_t i, m;
@@ -305,11 +288,13 @@ slice(struct pr *p, size_t np, const struct net *n, uint8_t *used,
 			top = p[i].st;
 	for (r = (uint64_t)1 << (63 - __builtin_clzll(top)); r > 0; r >>= 1) {
 		if ((dur = tm_ps_for(r, n->bandwidth_bps)) < n->reconfig_ps)
-			return;
+			return 0;
 		qsort(p, np, sizeof(*p), cmp_st);
 		for (m = 0; m < np && p[m].st >= r; m++)
 			;
 		while (m > 0) {
+			if (tm_late(deadline))
+				return 1;
 			match(p, m, used);
 			tm_config(pl, dur);
 			for (i = 0; i < m; i++) {
@@ -324,35 +309,28 @@ slice(struct pr *p, size_t np, const struct net *n, uint8_t *used,
 			m = unpicked_first(p, m, tmp);
 		}
 	}
+	return 0;
 }
 
 /*
- * The real bytes the slices left: a maximal matching of them, most
- * first, lasts as long as its largest needs; repeat until none is left.
+ * The real bytes left, as tm_rest() serves them: maximal matchings,
+ * heaviest first, each lasting as long as its heaviest pair needs.
  */
 static void
-tail(struct pr *p, size_t np, const struct net *n, uint8_t *used,
-    struct pr *tmp, struct tm_plan *pl)
+rest(const struct pr *p, size_t np, const struct net *n, struct tm_plan *pl)
 {
+	struct tm_edge *e = xreallocarray(NULL, np ? np : 1, sizeof(*e));
 	size_t i, m;
 
-	qsort(p, np, sizeof(*p), cmp_rd);
-	for (m = 0; m < np && p[m].rd > 0; m++)
-		;
-	while (m > 0) {
-		match(p, m, used);
-		tm_config(pl, tm_ps_for(p[0].rd, n->bandwidth_bps));
-		for (i = 0; i < m; i++)
-			if (p[i].pick) {
-				tm_circuit(pl, p[i].a, p[i].b);
-				p[i].rd = 0;
-			}
-		m = unpicked_first(p, m, tmp);
-	}
+	for (i = m = 0; i < np; i++)
+		if (p[i].rd > 0)
+			e[m++] = (struct tm_edge){ p[i].rd, p[i].a, p[i].b, 0 };
+	tm_rest(e, m, n, pl);
+	free(e);
 }
 
 void
-solstice(struct schedule *sc, const struct dagin *in)
+solstice(struct schedule *sc, const struct dagin *in, double deadline)
 {
 	struct tm_plan pl = { 0 };
 	struct tm_edge *zero;
@@ -368,8 +346,11 @@ solstice(struct schedule *sc, const struct dagin *in)
 		np = stuff(p, np, ids, nv);
 		used = xcalloc(nv, 1);
 		tmp = xcalloc(np, sizeof(*tmp));
-		slice(p, np, &in->net, used, tmp, &pl);
-		tail(p, np, &in->net, used, tmp, &pl);
+		if (slice(p, np, &in->net, used, tmp, &pl, deadline))
+			warnmsg("-T: the time limit cut Solstice's slicing "
+			    "after %zu configurations; the bytes left go in "
+			    "maximal matchings, heaviest first", pl.ncf);
+		rest(p, np, &in->net, &pl);
 		free(tmp);
 		free(used);
 	}
@@ -381,6 +362,30 @@ solstice(struct schedule *sc, const struct dagin *in)
 }
 
 /* ---- Eclipse ---- */
+
+/*
+ * The configuration times a step tries, at most: the times of all the
+ * distinct entries left when there are no more, else those of this many
+ * of them spread evenly by rank, the least and the largest included.
+ */
+#define ECL_TRIES	64
+
+/*
+ * Eclipse's state.  p holds the pairs left in the order of their GPUs
+ * (which is the order of their indexes), byw their indexes by real
+ * bytes, most first, ties by GPU ids, and bg their GPUs' dense numbers
+ * in that order (two each, for a scan in order); row[v] is where GPU
+ * v's pairs as the lower GPU start in p (nv + 1 of them); live counts
+ * the GPUs with a pair left.  pk holds a configuration's picks (npk); tmp, map, rds,
+ * bits (a bit a pair, all 0 between uses) and used are scratch.
+ */
+struct ecl {
+	struct pr	*p;
+	size_t		 np, nv, live, npk;
+	uint32_t	*byw, *bg, *row, *pk, *tmp, *map;
+	uint64_t	*rds, *bits;
+	uint8_t		*used;
+};
 
 /* x * y in 256 bits: *hi, *lo. */
 static void
@@ -414,62 +419,125 @@ cmp_products(unsigned __int128 x, unsigned __int128 y, unsigned __int128 u,
 	return l1 < l2 ? -1 : l1 > l2;
 }
 
+/* Pair k before pair l in byw: more real bytes, then lower GPUs. */
+static int
+ecl_before(const struct ecl *e, uint32_t k, uint32_t l)
+{
+	if (e->p[k].rd != e->p[l].rd)
+		return e->p[k].rd > e->p[l].rd;
+	return k < l;
+}
+
+static void
+ecl_pick(struct ecl *e, uint32_t k)
+{
+	e->used[e->p[k].ia] = e->used[e->p[k].ib] = 1;
+	e->pk[e->npk++] = k;
+}
+
+/* The pairs of c bytes or more in GPU order, by rows: each GPU's first. */
+static void
+serve_rows(struct ecl *e, uint64_t c, size_t full)
+{
+	uint32_t v, k;
+
+	for (v = 0; v < e->nv && e->npk < full; v++) {
+		if (e->used[v])
+			continue;
+		for (k = e->row[v]; k < e->row[v + 1]; k++)
+			if (e->p[k].rd >= c && !e->used[e->p[k].ib]) {
+				ecl_pick(e, k);
+				break;
+			}
+	}
+}
+
+/*
+ * The same when they are few: byw's first j, marked in a bitmap of the
+ * pairs and taken from it in GPU order.
+ */
+static void
+serve_few(struct ecl *e, size_t j, size_t full)
+{
+	size_t i, w, nw = (e->np + 63) / 64;
+	uint64_t m;
+	uint32_t k;
+
+	for (i = 0; i < j; i++)
+		e->bits[e->byw[i] / 64] |= (uint64_t)1 << (e->byw[i] % 64);
+	for (w = 0; w < nw && e->npk < full; w++)
+		for (m = e->bits[w]; m != 0 && e->npk < full; m &= m - 1) {
+			k = (uint32_t)(w * 64 + (size_t)__builtin_ctzll(m));
+			if (!e->used[e->p[k].ia] && !e->used[e->p[k].ib])
+				ecl_pick(e, k);
+		}
+	for (i = 0; i < j; i++)
+		e->bits[e->byw[i] / 64] = 0;
+}
+
 /*
  * The greedy matching for a configuration that carries c bytes a pair:
  * by the bytes it would serve, min(c, rd), most first, ties by GPU ids.
- * Those of c bytes or more come first, in p's order (by GPU ids), then
- * the others in byw's (most bytes first).  Returns the bytes served;
- * leaves the picks marked when mark is set.
+ * Those of c bytes or more come first, in GPU order, then the others by
+ * byw.  A matching of live / 2 pairs can take no more.  Returns the
+ * bytes served; the picks are in pk.
  */
 static unsigned __int128
-serve(struct pr *p, struct pr **byw, size_t np, uint64_t c, uint8_t *used,
-    int mark)
+serve(struct ecl *e, uint64_t c)
 {
-	unsigned __int128 sum = 0;
-	size_t i;
+	unsigned __int128 sum;
+	size_t full = e->live / 2, lo = 0, hi = e->np, mid, i;
+	uint32_t k;
 
-	for (i = 0; i < np; i++) {
-		p[i].pick = p[i].rd >= c && !used[p[i].ia] && !used[p[i].ib];
-		if (p[i].pick) {
-			used[p[i].ia] = used[p[i].ib] = 1;
-			sum += c;
-		}
+	while (lo < hi) {	/* byw's first lo pairs hold c bytes or more */
+		mid = lo + (hi - lo) / 2;
+		if (e->p[e->byw[mid]].rd >= c)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	for (i = 0; i < np; i++) {
-		struct pr *e = byw[i];
-
-		if (e->rd >= c || used[e->ia] || used[e->ib])
+	e->npk = 0;
+	if (lo > 0 && lo < e->np / 64)
+		serve_few(e, lo, full);
+	else if (lo > 0)
+		serve_rows(e, c, full);
+	sum = (unsigned __int128)c * e->npk;
+	for (i = lo; i < e->np && e->npk < full; i++) {
+		if (e->used[e->bg[2 * i]] || e->used[e->bg[2 * i + 1]])
 			continue;
-		e->pick = 1;
-		used[e->ia] = used[e->ib] = 1;
-		sum += e->rd;
+		k = e->byw[i];
+		ecl_pick(e, k);
+		sum += e->p[k].rd;
 	}
-	for (i = 0; i < np; i++) {
-		used[p[i].ia] = used[p[i].ib] = 0;
-		if (!mark)
-			p[i].pick = 0;
-	}
+	for (i = 0; i < e->npk; i++)
+		e->used[e->p[e->pk[i]].ia] = e->used[e->p[e->pk[i]].ib] = 0;
 	return sum;
 }
 
 /*
  * The configuration time a that serves the most bytes per a + tau, over
- * the times the distinct entries left take; on a tie the longer.
+ * the times of the distinct entries left (ECL_TRIES of them at most);
+ * on a tie the longer.
  */
 static uint64_t
-best_time(struct pr *p, struct pr **byw, size_t np, const struct net *n,
-    uint8_t *used)
+best_time(struct ecl *e, const struct net *n)
 {
 	unsigned __int128 s, bs = 0, tau = n->reconfig_ps;
-	uint64_t a, ba = 0;
-	size_t k;
+	uint64_t a, ba = 0, rd;
+	size_t nd = 0, tries, i, k;
 
-	for (k = np; k-- > 0; ) {	/* fewest bytes first */
-		if (k + 1 < np && byw[k]->rd == byw[k + 1]->rd)
+	for (k = e->np; k-- > 0; ) {	/* fewest bytes first */
+		rd = e->p[e->byw[k]].rd;
+		if (nd == 0 || rd != e->rds[nd - 1])
+			e->rds[nd++] = rd;
+	}
+	tries = nd < ECL_TRIES ? nd : ECL_TRIES;
+	for (i = 0; i < tries; i++) {
+		rd = tries == nd ? e->rds[i] :
+		    e->rds[i * (nd - 1) / (tries - 1)];
+		if ((a = tm_ps_for(rd, n->bandwidth_bps)) == ba)
 			continue;
-		if ((a = tm_ps_for(byw[k]->rd, n->bandwidth_bps)) == ba)
-			continue;
-		s = serve(p, byw, np, bytes_in(a, n->bandwidth_bps), used, 0);
+		s = serve(e, bytes_in(a, n->bandwidth_bps));
 		if (ba == 0 || cmp_products(s, ba + tau, bs, a + tau) >= 0) {
 			bs = s;
 			ba = a;
@@ -478,31 +546,95 @@ best_time(struct pr *p, struct pr **byw, size_t np, const struct net *n,
 	return ba;
 }
 
+/* byw's GPUs, in bg. */
+static void
+ecl_order(struct ecl *e)
+{
+	size_t i;
+
+	for (i = 0; i < e->np; i++) {
+		e->bg[2 * i] = e->p[e->byw[i]].ia;
+		e->bg[2 * i + 1] = e->p[e->byw[i]].ib;
+	}
+}
+
+/* Where each GPU's row starts, and the GPUs with a pair left. */
+static void
+ecl_rows(struct ecl *e)
+{
+	size_t k, v;
+
+	memset(e->row, 0, (e->nv + 1) * sizeof(*e->row));
+	for (k = 0; k < e->np; k++) {
+		e->row[e->p[k].ia + 1]++;
+		e->used[e->p[k].ia] = e->used[e->p[k].ib] = 1;
+	}
+	for (v = e->live = 0; v < e->nv; v++) {
+		e->row[v + 1] += e->row[v];
+		e->live += e->used[v];
+		e->used[v] = 0;
+	}
+}
+
+/*
+ * Drop the pairs done.  The picked pairs left all lost the same bytes,
+ * so they keep their order among themselves, and the others theirs:
+ * byw is the merge of the two.
+ */
+static void
+ecl_shrink(struct ecl *e)
+{
+	size_t i, k, na = 0, nb = 0, ia = 0, ib = 0;
+	uint32_t *a = e->tmp, *b = e->pk, *map = e->map;
+
+	for (i = 0; i < e->np; i++) {
+		k = e->byw[i];
+		if (e->p[k].rd == 0)
+			continue;
+		if (e->p[k].pick)
+			b[nb++] = (uint32_t)k;
+		else
+			a[na++] = (uint32_t)k;
+	}
+	for (i = k = 0; i < e->np; i++) {
+		map[i] = (uint32_t)k;
+		if (e->p[i].rd > 0) {
+			e->p[k] = e->p[i];
+			e->p[k++].pick = 0;
+		}
+	}
+	e->np = k;
+	for (i = 0; i < na; i++)
+		a[i] = map[a[i]];
+	for (i = 0; i < nb; i++)
+		b[i] = map[b[i]];
+	for (i = 0; ia < na || ib < nb; i++)
+		e->byw[i] = ib == nb || (ia < na &&
+		    ecl_before(e, a[ia], b[ib])) ? a[ia++] : b[ib++];
+	ecl_order(e);
+	ecl_rows(e);
+}
+
 /*
  * One step: the best configuration, stretched to finish at least one of
  * its pairs if it would finish none (so that there are at most as many
- * steps as pairs), then served.  Returns the pairs left.
+ * steps as pairs), then served, its circuits in GPU order.
  */
-static size_t
-step(struct pr *p, struct pr **byw, size_t np, const struct net *n,
-    uint8_t *used, struct tm_plan *pl)
+static void
+ecl_step(struct ecl *e, const struct net *n, struct tm_plan *pl)
 {
 	uint64_t a, c, least = UINT64_MAX, t;
-	size_t i, k;
+	size_t i;
 	int done = 0;
 
-	for (i = 0; i < np; i++)
-		byw[i] = &p[i];
-	qsort(byw, np, sizeof(*byw), cmp_rdp);
-	a = best_time(p, byw, np, n, used);
+	a = best_time(e, n);
 	c = bytes_in(a, n->bandwidth_bps);
-	serve(p, byw, np, c, used, 1);
-	for (i = 0; i < np; i++) {
-		if (!p[i].pick)
-			continue;
-		if (p[i].rd <= c)
+	serve(e, c);
+	for (i = 0; i < e->npk; i++) {
+		if (e->p[e->pk[i]].rd <= c)
 			done = 1;
-		else if ((t = tm_ps_for(p[i].rd, n->bandwidth_bps)) < least)
+		else if ((t = tm_ps_for(e->p[e->pk[i]].rd,
+		    n->bandwidth_bps)) < least)
 			least = t;
 	}
 	if (!done) {
@@ -510,35 +642,98 @@ step(struct pr *p, struct pr **byw, size_t np, const struct net *n,
 		c = bytes_in(a, n->bandwidth_bps);
 	}
 	tm_config(pl, a);
-	for (i = k = 0; i < np; i++) {
-		if (p[i].pick) {
-			tm_circuit(pl, p[i].a, p[i].b);
-			p[i].rd -= p[i].rd < c ? p[i].rd : c;
-		}
-		if (p[i].rd > 0)
-			p[k++] = p[i];
+	qsort(e->pk, e->npk, sizeof(*e->pk), cmp_u32);
+	for (i = 0; i < e->npk; i++) {
+		struct pr *q = &e->p[e->pk[i]];
+
+		tm_circuit(pl, q->a, q->b);
+		q->rd -= q->rd < c ? q->rd : c;
+		q->pick = 1;
 	}
-	return k;
+	ecl_shrink(e);
+}
+
+struct byrd {
+	uint64_t	rd;
+	uint32_t	k;
+};
+
+static int
+cmp_byrd(const void *x, const void *y)
+{
+	const struct byrd *p = x, *q = y;
+
+	if (p->rd != q->rd)
+		return p->rd > q->rd ? -1 : 1;
+	return p->k < q->k ? -1 : p->k > q->k;
+}
+
+static void
+ecl_init(struct ecl *e, struct pr *p, size_t np, size_t nv)
+{
+	struct byrd *o;
+	size_t i;
+
+	if (np > UINT32_MAX - 1)
+		die("stdin: %zu pairs of GPUs with traffic; Eclipse takes "
+		    "at most 2^32 - 2", np);
+	*e = (struct ecl){ .p = p, .np = np, .nv = nv };
+	e->byw = xreallocarray(NULL, np ? np : 1, sizeof(*e->byw));
+	e->bg = xreallocarray(NULL, np ? np : 1, 2 * sizeof(*e->bg));
+	e->tmp = xreallocarray(NULL, np ? np : 1, sizeof(*e->tmp));
+	e->pk = xreallocarray(NULL, np ? np : 1, sizeof(*e->pk));
+	e->map = xreallocarray(NULL, np ? np : 1, sizeof(*e->map));
+	e->rds = xreallocarray(NULL, np ? np : 1, sizeof(*e->rds));
+	e->bits = xcalloc(np / 64 + 1, sizeof(*e->bits));
+	e->row = xreallocarray(NULL, nv + 1, sizeof(*e->row));
+	e->used = xcalloc(nv ? nv : 1, 1);
+	o = xreallocarray(NULL, np ? np : 1, sizeof(*o));
+	for (i = 0; i < np; i++)
+		o[i] = (struct byrd){ p[i].rd, (uint32_t)i };
+	qsort(o, np, sizeof(*o), cmp_byrd);
+	for (i = 0; i < np; i++)
+		e->byw[i] = o[i].k;
+	free(o);
+	ecl_order(e);
+	ecl_rows(e);
+}
+
+static void
+ecl_free(struct ecl *e)
+{
+	free(e->byw);
+	free(e->bg);
+	free(e->tmp);
+	free(e->pk);
+	free(e->map);
+	free(e->rds);
+	free(e->bits);
+	free(e->row);
+	free(e->used);
 }
 
 void
-eclipse(struct schedule *sc, const struct dagin *in)
+eclipse(struct schedule *sc, const struct dagin *in, double deadline)
 {
 	struct tm_plan pl = { 0 };
 	struct tm_edge *zero;
-	struct pr *p, **byw;
+	struct ecl e;
+	struct pr *p;
 	uint32_t *ids;
-	uint8_t *used;
 	size_t np, nv, nz;
 
 	np = gather(&in->dag, &p, &ids, &nv, &zero, &nz);
-	used = xcalloc(nv, 1);
-	byw = xcalloc(np, sizeof(*byw));
-	while (np > 0)
-		np = step(p, byw, np, &in->net, used, &pl);
+	ecl_init(&e, p, np, nv);
+	while (e.np > 0 && !tm_late(deadline))
+		ecl_step(&e, &in->net, &pl);
+	if (e.np > 0) {
+		warnmsg("-T: the time limit cut Eclipse after %zu "
+		    "configurations; the %zu pairs left go in maximal "
+		    "matchings, heaviest first", pl.ncf, e.np);
+		rest(e.p, e.np, &in->net, &pl);
+	}
+	ecl_free(&e);
 	tm_empty_pairs(&pl, zero, nz, in->net.gpus);
-	free(byw);
-	free(used);
 	free(zero);
 	free(ids);
 	free(p);

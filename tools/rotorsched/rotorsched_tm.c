@@ -9,12 +9,14 @@
  */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "model/dag.h"
 #include "model/dagin.h"
 #include "model/net.h"
 #include "model/sched.h"
 #include "records/die.h"
+#include "records/wclock.h"
 
 #include "rotorsched.h"
 
@@ -44,9 +46,15 @@ tm_ps_for(uint64_t bytes, uint64_t bps)
 	return (uint64_t)t;
 }
 
+int
+tm_late(double deadline)
+{
+	return deadline > 0 && wclock_now() >= deadline;
+}
+
 /*
- * Pick a maximal matching, heaviest edges first; returns the lightest.
- * used[] is all 0 on entry and on return: the work is the edges'.
+ * Pick a maximal matching of e[0..live), sorted heaviest first; returns
+ * the lightest picked.  used[] is all 0 on entry and on return.
  */
 static uint64_t
 pick_matching(struct tm_edge *e, size_t live, uint8_t *used)
@@ -54,7 +62,6 @@ pick_matching(struct tm_edge *e, size_t live, uint8_t *used)
 	uint64_t min = UINT64_MAX;
 	size_t i;
 
-	qsort(e, live, sizeof(*e), cmp_edge);
 	for (i = 0; i < live; i++) {
 		e[i].pick = !used[e[i].a] && !used[e[i].b];
 		if (!e[i].pick)
@@ -69,27 +76,90 @@ pick_matching(struct tm_edge *e, size_t live, uint8_t *used)
 }
 
 /*
+ * Take min off the picked edges and drop those emptied.  The picked
+ * edges left all lost the same bytes, so they keep their order among
+ * themselves, and the others theirs: e stays sorted as the merge of the
+ * two (tmp has room for live).  Returns the edges left.
+ */
+static size_t
+take(struct tm_edge *e, size_t live, uint64_t min, struct tm_edge *tmp)
+{
+	size_t i, na = 0, nb = 0, ia, ib, k;
+	struct tm_edge *b;
+
+	for (i = 0; i < live; i++) {
+		if (!e[i].pick) {
+			e[na++] = e[i];
+			continue;
+		}
+		e[i].w -= min;
+		e[i].pick = 0;
+		if (e[i].w > 0)
+			tmp[nb++] = e[i];
+	}
+	b = tmp;
+	memmove(tmp + nb, e, na * sizeof(*e));
+	for (k = ia = 0, ib = 0; ia < na || ib < nb; k++)
+		e[k] = ib == nb || (ia < na && cmp_edge(&tmp[nb + ia],
+		    &b[ib]) < 0) ? tmp[nb + ia++] : b[ib++];
+	return na + nb;
+}
+
+/*
  * Decompose W into weighted matchings: a matching on the support of W
  * lasts as long as its lightest edge needs at rate B; subtract; repeat
- * until W is empty.  Every round empties at least one edge.
+ * until W is empty.  Every round empties at least one edge.  Past the
+ * deadline, the edges left go to tm_rest().
  */
 static void
 decompose(struct tm_edge *e, size_t live, const struct net *n,
+    struct tm_plan *pl, double deadline)
+{
+	uint8_t *used = xcalloc(n->gpus, 1);
+	struct tm_edge *tmp = xreallocarray(NULL, live ? live : 1,
+	    sizeof(*tmp));
+	uint64_t min;
+	size_t i;
+
+	qsort(e, live, sizeof(*e), cmp_edge);
+	while (live > 0 && !tm_late(deadline)) {
+		min = pick_matching(e, live, used);
+		tm_config(pl, tm_ps_for(min, n->bandwidth_bps));
+		for (i = 0; i < live; i++)
+			if (e[i].pick)
+				tm_circuit(pl, e[i].a, e[i].b);
+		live = take(e, live, min, tmp);
+	}
+	if (live > 0) {
+		warnmsg("-T: the time limit cut BvN after %zu "
+		    "configurations; the %zu pairs left go in maximal "
+		    "matchings, heaviest first", pl->ncf, live);
+		tm_rest(e, live, n, pl);
+	}
+	free(tmp);
+	free(used);
+}
+
+void
+tm_rest(struct tm_edge *e, size_t live, const struct net *n,
     struct tm_plan *pl)
 {
 	uint8_t *used = xcalloc(n->gpus, 1);
-	uint64_t min;
 	size_t i, k;
 
+	qsort(e, live, sizeof(*e), cmp_edge);
 	while (live > 0) {
-		min = pick_matching(e, live, used);
-		tm_config(pl, tm_ps_for(min, n->bandwidth_bps));
+		tm_config(pl, tm_ps_for(e[0].w, n->bandwidth_bps));
+		for (i = 0; i < live; i++) {
+			e[i].pick = !used[e[i].a] && !used[e[i].b];
+			if (!e[i].pick)
+				continue;
+			used[e[i].a] = used[e[i].b] = 1;
+			tm_circuit(pl, e[i].a, e[i].b);
+		}
 		for (i = k = 0; i < live; i++) {
-			if (e[i].pick) {
-				tm_circuit(pl, e[i].a, e[i].b);
-				e[i].w -= min;
-			}
-			if (e[i].w > 0)
+			used[e[i].a] = used[e[i].b] = 0;
+			if (!e[i].pick)
 				e[k++] = e[i];
 		}
 		live = k;
@@ -286,7 +356,7 @@ tm_deal(struct schedule *sc, const struct net *n, struct tm_plan *pl)
 }
 
 void
-bvn(struct schedule *sc, const struct dagin *in)
+bvn(struct schedule *sc, const struct dagin *in, double deadline)
 {
 	struct tm_plan pl = { 0 };
 	struct tm_edge *e, *z;
@@ -300,7 +370,7 @@ bvn(struct schedule *sc, const struct dagin *in)
 		else
 			e[k++] = e[i];
 	}
-	decompose(e, k, &in->net, &pl);
+	decompose(e, k, &in->net, &pl, deadline);
 	tm_empty_pairs(&pl, z, nz, in->net.gpus);
 	free(z);
 	free(e);
