@@ -314,3 +314,25 @@ bad_placement() {
 	assert_failure 1
 	assert_output --partial 'placement: 2 ports, but the net has 4 GPUs'
 }
+
+# Two 1 MB transfers on 1024 GPUs: a candidate used to build and check
+# the whole period, 523,776 circuits, before its simulation and before
+# the limit was looked at (4096 GPUs: 100 s and 1 GB under -T 1, for
+# one placement).  Now it holds the two pairs' circuits: thousands of
+# placements fit in the limit where a few did.
+@test "rotorsched -p: regression: best built each candidate's whole period; now the circuits of the pairs with traffic, within -T" {
+	{
+		hdr
+		echo '{"type":"net","gpus":1024,"switches":1,"bandwidth_bps":800000000000,"reconfig_ps":10000000}'
+		xfer 0 '[]' 0 1023 1000000
+		xfer 1 '[0]' 1 2 1000000
+	} | mk big.mp
+	rotorsched -p best -T 3 -v < big.mp 2> err > s.mp
+	n=$(sed -n 's/.*placement search: \([0-9]*\) of .*/\1/p' err)
+	echo "simulated: $n"
+	[ "$n" -ge 300 ]
+	# the placement written replays to the makespan it was chosen by
+	ms=$(sed -n 's/.*: makespan \([0-9]*\) ps.*/\1/p' err)
+	ocssim < s.mp > o.mp
+	[ "$(report --dump o.mp | jq 'select(.type == "result") | .makespan_ps')" = "$ms" ]
+}

@@ -68,10 +68,19 @@ struct args {
 	double		 deadline;	/* -T of the traffic-matrix modes */
 };
 
-/* rotorsched_rotor.c: port[g] is rank g's port, NULL for identity. */
+/*
+ * rotorsched_rotor.c: port[g] is rank g's port, NULL for identity.
+ * rotor_pairs() adds only the circuits of the np pairs of ranks given
+ * (two a pair, each pair once), where the full period has them: what
+ * direct forwarding uses of it, in work that follows the pairs (port
+ * must not be NULL there).
+ */
 uint64_t	rotor_slot(const struct net *, const struct args *);
 void		rotor(struct schedule *, const struct net *,
 		    const struct args *, const uint32_t *);
+void		rotor_pairs(struct schedule *, const struct net *,
+		    const struct args *, const uint32_t *, const uint32_t *,
+		    size_t);
 
 /*
  * rotorsched_planes.c: planes_schedule() adds to sc the mode's schedule

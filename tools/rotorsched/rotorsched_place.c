@@ -193,6 +193,8 @@ struct search {
 	const struct args	*a;
 	const struct dagin	*in;
 	struct schedule		 sc;
+	uint32_t		*pair;		/* of ranks with traffic */
+	size_t			 npair;
 	uint32_t		 n;
 	int			 pow2;
 	uint32_t		*best;
@@ -226,9 +228,73 @@ progress(struct search *s, int last)
 		fputc('\n', stderr);
 }
 
+static int
+cmp_u64(const void *x, const void *y)
+{
+	uint64_t p = *(const uint64_t *)x, q = *(const uint64_t *)y;
+
+	return p < q ? -1 : p > q;
+}
+
+/*
+ * The pairs of ranks a < b with a transfer between them, each once, two
+ * numbers a pair, into s->pair: a candidate under direct forwarding
+ * needs their circuits only.
+ */
+static void
+traffic_pairs(struct search *s)
+{
+	const struct dag *d = &s->in->dag;
+	uint64_t *key;
+	uint32_t a, b;
+	size_t i, n = 0;
+
+	key = xreallocarray(NULL, d->n ? d->n : 1, sizeof(*key));
+	for (i = 0; i < d->n; i++) {
+		if (d->t[i].kind != DAG_TRANSFER || d->t[i].gpu == d->t[i].dst)
+			continue;
+		a = d->t[i].gpu < d->t[i].dst ? d->t[i].gpu : d->t[i].dst;
+		b = d->t[i].gpu ^ d->t[i].dst ^ a;
+		key[n++] = (uint64_t)a << 32 | b;
+	}
+	qsort(key, n, sizeof(*key), cmp_u64);
+	s->pair = xreallocarray(NULL, n ? n : 1, 2 * sizeof(*s->pair));
+	for (i = s->npair = 0; i < n; i++) {
+		if (i > 0 && key[i] == key[i - 1])
+			continue;
+		s->pair[2 * s->npair] = (uint32_t)(key[i] >> 32);
+		s->pair[2 * s->npair++ + 1] = (uint32_t)key[i];
+	}
+	free(key);
+}
+
+/*
+ * A candidate's schedule: under direct forwarding the circuits of the
+ * pairs with traffic, which is all the simulation uses of the period,
+ * else the whole period (two-hop relays over any circuit).
+ */
+static void
+candidate(struct search *s, const uint32_t *port)
+{
+	const struct net *n = &s->in->net;
+	char err[400];
+
+	if (SCHED_TWO_HOP(s->a->fwd)) {
+		place_schedule(&s->sc, n, s->a, port);
+	} else {
+		s->sc.nc = 0;
+		rotor_pairs(&s->sc, n, s->a, port, s->pair, s->npair);
+		s->sc.forwarding = s->a->fwd;
+		s->sc.vlb_cap = 0;
+	}
+	if (sched_check(&s->sc, n, err, sizeof(err)) != 0)
+		die("internal error: the schedule made is invalid: %s", err);
+}
+
 /*
  * The simulated makespan of a placement, kept when strictly below the
- * best; UINT64_MAX once the time limit is reached.
+ * best; UINT64_MAX once the time limit is reached, which is looked at
+ * before the candidate's set-up and again before its simulation.
  */
 static uint64_t
 evaluate(struct search *s, const uint32_t *port)
@@ -250,9 +316,14 @@ evaluate(struct search *s, const uint32_t *port)
 			return UINT64_MAX;
 		}
 	}
-	place_schedule(&s->sc, n, s->a, port);
-	if (sched_check(&s->sc, n, err, sizeof(err)) != 0)
-		die("internal error: the schedule made is invalid: %s", err);
+	candidate(s, port);
+	if (lim > 0) {
+		opt.time_limit = lim - (wclock_now() - s->t0);
+		if (opt.time_limit <= 0) {
+			s->stopped = 1;
+			return UINT64_MAX;
+		}
+	}
 	rc = sim_run(&s->in->dag, n, &s->sc, &opt, &out, err, sizeof(err));
 	ms = out.makespan;
 	sim_out_free(&out);
@@ -417,6 +488,7 @@ search(const struct args *a, const struct dagin *in)
 	s.tty = isatty(STDERR_FILENO);
 	s.t0 = wclock_now();
 	sched_init(&s.sc);
+	traffic_pairs(&s);
 	s.best = xmalloc((size_t)n * sizeof(*s.best));
 	p = xmalloc((size_t)n * sizeof(*p));
 	q = xmalloc((size_t)n * sizeof(*q));
@@ -437,6 +509,7 @@ search(const struct args *a, const struct dagin *in)
 		    wclock_now() - s.t0);
 	}
 	sched_free(&s.sc);
+	free(s.pair);
 	free(p);
 	free(q);
 	return s.best;
@@ -454,6 +527,7 @@ say_makespan(const struct args *a, const struct dagin *in,
 	s.n = in->net.gpus;
 	s.t0 = wclock_now();
 	sched_init(&s.sc);
+	traffic_pairs(&s);
 	s.best = xmalloc((size_t)s.n * sizeof(*s.best));
 	if (port == NULL) {
 		p = xmalloc((size_t)s.n * sizeof(*p));
@@ -463,6 +537,7 @@ say_makespan(const struct args *a, const struct dagin *in,
 	(void)evaluate(&s, port != NULL ? port : p);
 	say_chosen(port, s.n, s.best_ms);
 	sched_free(&s.sc);
+	free(s.pair);
 	free(s.best);
 	free(p);
 }

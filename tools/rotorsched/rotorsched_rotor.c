@@ -59,6 +59,38 @@ rotor_matching(uint32_t n, uint32_t S, uint32_t s, uint32_t j)
 	return idx < nm ? idx + 1 : 0;
 }
 
+/*
+ * The matching m that pairs ports x != y, and the switch *s and slot
+ * *j that show it: the inverses of rr_partner() and rotor_matching().
+ */
+static uint32_t
+rr_matching(uint32_t n, uint32_t x, uint32_t y)
+{
+	uint32_t k = n + (n & 1) - 1;
+
+	if ((n & (n - 1)) == 0)
+		return x ^ y;
+	if (x == k)
+		return y + 1;
+	if (y == k)
+		return x + 1;
+	/* x + y = 2r (mod k), k odd: r = (x + y)(k + 1)/2 mod k */
+	return (uint32_t)(((uint64_t)x + y) * ((k + 1) / 2) % k) + 1;
+}
+
+static void
+rotor_place_of(uint32_t n, uint32_t S, uint32_t m, uint32_t *s,
+    uint32_t *j)
+{
+	if (S == 2 && (n & (n - 1)) == 0) {
+		*s = (m & 1) ? 0 : 1;
+		*j = (m & 1) ? (m - 1) / 2 : (n - 2 - m) / 2;
+		return;
+	}
+	*s = (m - 1) % S;
+	*j = (m - 1) / S;
+}
+
 uint64_t
 rotor_slot(const struct net *n, const struct args *a)
 {
@@ -90,6 +122,51 @@ rotor_size(const struct net *n)
 	    (unsigned long long)ROTOR_MAX_CIRCUITS);
 }
 
+/* The checks of a period, and its slot. */
+static uint64_t
+rotor_check(const struct net *n, const struct args *a)
+{
+	uint64_t slot;
+
+	if (n->gpus < 2)
+		die("rotor needs at least 2 GPUs");
+	if (n->reconfig_ps == 0 && !a->slot_set)
+		die("the reconfiguration delay is 0: give the slot with -s");
+	slot = rotor_slot(n, a);
+	if (slot <= n->reconfig_ps)
+		die("slot of %llu ps leaves no time after the reconfiguration "
+		    "delay of %llu ps", (unsigned long long)slot,
+		    (unsigned long long)n->reconfig_ps);
+	return slot;
+}
+
+void
+rotor_pairs(struct schedule *sc, const struct net *n, const struct args *a,
+    const uint32_t *port, const uint32_t *pair, size_t np)
+{
+	uint32_t S = n->switches, nm = n->gpus - 1 + (n->gpus & 1);
+	uint32_t K = (nm + S - 1) / S, s, j, m, ra, rb, t;
+	uint64_t tau = n->reconfig_ps, slot = rotor_check(n, a);
+	size_t i;
+
+	sc->periodic = 1;
+	sc->period = K * slot;
+	for (i = 0; i < np; i++) {
+		ra = pair[2 * i];
+		rb = pair[2 * i + 1];
+		if (port[ra] > port[rb]) {	/* the lower port first */
+			t = ra;
+			ra = rb;
+			rb = t;
+		}
+		m = rr_matching(n->gpus, port[ra], port[rb]);
+		rotor_place_of(n->gpus, S, m, &s, &j);
+		if (sched_add_circuit(sc, s, ra, rb, j * slot + tau,
+		    (j + 1) * slot) != 0)
+			die("out of memory");
+	}
+}
+
 void
 rotor(struct schedule *sc, const struct net *n, const struct args *a,
     const uint32_t *port)
@@ -101,13 +178,7 @@ rotor(struct schedule *sc, const struct net *n, const struct args *a,
 	if (n->gpus < 2)
 		die("rotor needs at least 2 GPUs");
 	rotor_size(n);
-	if (tau == 0 && !a->slot_set)
-		die("the reconfiguration delay is 0: give the slot with -s");
-	slot = rotor_slot(n, a);
-	if (slot <= tau)
-		die("slot of %llu ps leaves no time after the reconfiguration "
-		    "delay of %llu ps", (unsigned long long)slot,
-		    (unsigned long long)tau);
+	slot = rotor_check(n, a);
 	sc->periodic = 1;
 	sc->period = K * slot;
 	rank = xmalloc((size_t)n->gpus * sizeof(*rank));
