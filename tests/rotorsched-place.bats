@@ -336,3 +336,14 @@ bad_placement() {
 	ocssim < s.mp > o.mp
 	[ "$(report --dump o.mp | jq 'select(.type == "result") | .makespan_ps')" = "$ms" ]
 }
+
+# -p's ports were counted against the net after the whole DAG had gone
+# through to stdout: 103 KB of stream before the usage error (issue 36).
+@test "rotorsched -p: regression: a list of the wrong length wrote the DAG before its usage error" {
+	# a DAG of 100 KB on 16 GPUs: more than the writer holds before it writes
+	tracegen -l 2 -t 4 -d 4 | dagbuild > g.mp
+	run bash -c "rotorsched -p 0,1,2 < g.mp > out.mp"
+	assert_failure 2
+	assert_line --index 0 "rotorsched: -p: 3 ports given for a net of 16 GPUs"
+	[ ! -s out.mp ]
+}

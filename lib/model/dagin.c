@@ -59,6 +59,8 @@ dagin_take(struct dagin *in, struct rec *r, const struct stream_rec *sr)
 				in->have_net = 1;
 		} else if (net_read(r, &in->net) == 0)
 			in->have_net = 1;
+		if (in->have_net && in->on_net != NULL)
+			in->on_net(in, in->on_net_arg);
 		return 1;
 	}
 	if (stream_rec_is(sr, "omitted")) {

@@ -30,6 +30,11 @@
  * schedule's readers check plane numbers against): no rate, no tau.
  * Other tools refuse such a net (net_read()).
  *
+ * When on_net is set, dagin_take() calls it with on_net_arg once the
+ * net is read, before any task: a tool checks there what its options
+ * ask of the net, so that it can refuse them before the first byte of
+ * its output.
+ *
  * dagin_unscheduled() is such a function for a scheduler's input: it
  * refuses a schedule, circuit, plan or solve record (the stream holds a
  * schedule already) and a result (it was simulated already).
@@ -58,6 +63,8 @@ struct dagin {
 	struct filter_quick	quick;	/* the tool's, or { NULL } */
 	struct filter_omit	omit;	/* --own: on, and what was left out */
 	struct xxh64		tasks;	/* --own: the task records' digest */
+	void			(*on_net)(const struct dagin *, void *);
+	void			*on_net_arg;
 };
 
 void		 dagin_init(struct dagin *);

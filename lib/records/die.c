@@ -64,6 +64,13 @@ die(const char *fmt, ...)
 }
 
 void
+die_usage(const char *usage)
+{
+	fputs(usage, stderr);
+	quit(2);
+}
+
+void
 warnmsg(const char *fmt, ...)
 {
 	va_list ap;

@@ -73,8 +73,7 @@ static const char OPTIONS[] =
 static void
 usage(void)
 {
-	fputs(USAGE, stderr);
-	exit(2);
+	die_usage(USAGE);	/* drops what the stream writer holds */
 }
 
 /* ---- stream ---- */
@@ -281,14 +280,20 @@ parse_args(struct args *a, int argc, char **argv)
 	check_args(a, place_set);
 }
 
-/* A given placement must hold one port for every GPU of the net. */
+/*
+ * A given placement must hold one port for every GPU of the net:
+ * checked once the net is read (dagin's on_net), before any output.
+ */
 static void
-check_placement(const struct args *a, const struct net *n)
+check_placement(const struct dagin *in, void *arg)
 {
-	if (a->place.kind != PLACE_GIVEN || a->place.n == n->gpus)
+	const struct args *a = arg;
+
+	if (a->place.kind != PLACE_GIVEN || in->tiered ||
+	    a->place.n == in->net.gpus)
 		return;
 	warnmsg("-p: %u ports given for a net of %u GPUs", a->place.n,
-	    n->gpus);
+	    in->net.gpus);
 	usage();
 }
 
@@ -364,6 +369,8 @@ main(int argc, char **argv)
 		die("out of memory");
 	in.omit.on = a.own;
 	in.planes_ok = 1;
+	in.on_net = check_placement;
+	in.on_net_arg = &a;
 	read_input(&in, w, argc - 1, argv + 1);
 	snprintf(sc.scheduler, sizeof(sc.scheduler), "%s", modes[a.mode]);
 	if (in.tiered) {
@@ -373,7 +380,6 @@ main(int argc, char **argv)
 		write_schedule(w, &in, &a, &sc);
 		return 0;
 	}
-	check_placement(&a, &in.net);
 	switch (a.mode) {
 	case MODE_ROTOR:
 		rotor_placed(&sc, &in, &a);
