@@ -229,6 +229,23 @@ same_ns() {
 	assert_output '["optimal",250]'
 }
 
+# The exact model was built whole before --max-binaries was looked at,
+# and its building was outside -T (issue 36): 1,920 transfers on one
+# switch took 0.16 s and 31 MB to refuse, and with a cap above the
+# model -T 0.05 ran on for more than ten minutes.
+@test "fluxsolve: regression: -m exact built its whole model before refusing it over --max-binaries, and outside -T" {
+	set -o pipefail
+	tracegen -l 4 -t 4 -d 4 | dagbuild -s 1 > one.mp
+	run bash -c "fluxsolve -m exact < one.mp > /dev/null"
+	assert_failure 1
+	assert_output "fluxsolve: the exact model has more than the 2000 binaries allowed (--max-binaries; it was built that far): beyond what a MILP solver proves; --method flux schedules it"
+	# the limit stops the building: the greedy's plan stands
+	timeout 120 fluxsolve -m exact -T 0.05 --max-binaries=100000000 < one.mp > f.mp
+	[ "$(records f.mp solve | jq -c '[.status, .objective_ps == .greedy_ps]')" = '["feasible",true]' ]
+	ocssim < f.mp > r.mp
+	[ "$(records r.mp result | jq .makespan_ps)" = "$(records f.mp solve | jq .objective_ps)" ]
+}
+
 @test "fluxsolve: --max-binaries counts the model's binaries, not transfers times switches" {
 	set -o pipefail
 	# two transfers on one switch: one order binary, the switch fixed

@@ -722,6 +722,13 @@ sw_encode(const struct fprob *p, const struct fmodel *f,
 int
 fmodel_build(const struct fprob *p, struct fmodel *f)
 {
+	return fmodel_build_capped(p, f, SIZE_MAX, NULL, NULL);
+}
+
+int
+fmodel_build_capped(const struct fprob *p, struct fmodel *f, size_t cap,
+    int (*late)(void *), void *arg)
+{
 	struct build b = { p, f, NULL, 0, NULL, NULL };
 	size_t i, j;
 	int rc = -1;
@@ -736,6 +743,10 @@ fmodel_build(const struct fprob *p, struct fmodel *f)
 	    sw_task_rows(&b) != 0 : port_rows(&b) != 0)
 		goto out;
 	for (i = 0; i < p->n; i++) {
+		if (f->nbin > cap || (late != NULL && late(arg))) {
+			rc = f->nbin > cap ? 1 : 2;
+			goto out;
+		}
 		if (p->t[i].kind != DAG_TRANSFER)
 			continue;
 		for (j = i + 1; j < p->n; j++)
@@ -744,7 +755,7 @@ fmodel_build(const struct fprob *p, struct fmodel *f)
 			    pair_rows(&b, i, j)) != 0)
 				goto out;
 	}
-	rc = 0;
+	rc = f->nbin > cap;
 out:
 	free(b.reach);
 	free(b.aoff);

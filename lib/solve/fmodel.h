@@ -48,6 +48,13 @@
  * A start that breaks the model's rules is ignored by the solver
  * (milp.h).  Structures own their arrays; functions return 0, or -1
  * when memory runs out.
+ *
+ * fmodel_build_capped() builds as fmodel_build() does, but stops and
+ * returns 1 once the model holds more than cap binaries, or 2 when
+ * late(arg) returns nonzero, which it asks after each transfer's pairs:
+ * the work of a model that will not be solved is bounded by the cap and
+ * the time.  f then holds part of a model, good for fmodel_free() and
+ * its nbin (more than cap on 1) only.
  */
 #ifndef FMODEL_H
 #define FMODEL_H
@@ -142,6 +149,8 @@ int	fprob_whole(const struct dag *, const struct net *, uint64_t,
 	    uint64_t, struct fprob *);
 
 int	fmodel_build(const struct fprob *, struct fmodel *);
+int	fmodel_build_capped(const struct fprob *, struct fmodel *, size_t,
+	    int (*)(void *), void *);
 void	fmodel_free(struct fmodel *);
 uint64_t fmodel_optimum_ps(double);
 uint64_t fmodel_bound_ps(double);

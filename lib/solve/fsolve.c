@@ -298,6 +298,23 @@ too_big(struct ctx *c, size_t bins, size_t rows, size_t cols)
 	return -1;
 }
 
+/* The exact model's cap was passed while it was being built. */
+static void
+too_big_partial(struct ctx *c, size_t max_bin)
+{
+	snprintf(c->fs->err, sizeof(c->fs->err), "the exact model has more "
+	    "than the %zu binaries allowed (--max-binaries; it was built "
+	    "that far): beyond what a MILP solver proves; --method flux "
+	    "schedules it", max_bin);
+}
+
+/* The exact model's building stops with the time limit or a signal. */
+static int
+build_late(void *arg)
+{
+	return left(arg) == 0;
+}
+
 static size_t
 transfers(const struct dag *d)
 {
@@ -358,23 +375,32 @@ exact(struct ctx *c, size_t max_bin)
 	struct fmodel f;
 	uint32_t *sw = NULL;
 	double *x0 = NULL;
-	size_t ntr = transfers(c->d);
+	size_t ntr = transfers(c->d), cap;
 	double lim;
-	int rc = -1;
+	int rc = -1, built;
 
 	/* Too big to build: a binary per transfer and switch already. */
 	if ((c->n->switches > 1 && ntr * c->n->switches > max_bin) ||
 	    c->d->n > EXACT_MAXTASKS || pairs(c->d, c->n) > EXACT_MAXPAIRS)
 		return too_big_to_build(c, ntr * c->n->switches);
 	memset(&f, 0, sizeof(f));
+	/* the whole model only when it is to be written (-M) */
+	cap = c->o->write != NULL && c->o->method == FSOLVE_EXACT ?
+	    SIZE_MAX : max_bin;
 	if (fprob_whole(c->d, c->n, fs->best.makespan, fs->bound, &p) != 0 ||
-	    fmodel_build(&p, &f) != 0) {
+	    (built = fmodel_build_capped(&p, &f, cap, build_late, c)) < 0) {
 		snprintf(fs->err, sizeof(fs->err), "out of memory");
+		goto out;
+	}
+	if (built == 2) {	/* the time limit: the greedy's plan stands */
+		rc = 0;
 		goto out;
 	}
 	if (f.nbin > max_bin) {
 		if (c->o->method != FSOLVE_EXACT)
 			rc = 0;		/* flux: on to the windows */
+		else if (built == 1)
+			too_big_partial(c, max_bin);
 		else if (export(c, &f) == 0)
 			too_big(c, f.nbin, f.m.nrow, f.m.ncol);
 		goto out;

@@ -322,6 +322,55 @@ switch_model(void)
 	dag_free(&d);
 }
 
+static int
+always_late(void *arg)
+{
+	(void)arg;
+	return 1;
+}
+
+/*
+ * The capped build: four transfers out of GPU 0, one switch: six pairs
+ * that share it, six order binaries.  It stops past the cap (1) or when
+ * late (2), and with the cap at the model's size builds it whole (0).
+ */
+static void
+capped(void)
+{
+	struct net n = mknet(5, 1, 10);
+	struct fprob p;
+	struct fmodel f;
+	struct dag d;
+	uint32_t k;
+	size_t whole;
+	int rc;
+
+	dag_init(&d);
+	for (k = 1; k <= 4; k++)
+		xfer(&d, 0, k, 100 * k, NULL, 0);
+	if (fprob_whole(&d, &n, 10000, 0, &p) != 0 ||
+	    fmodel_build(&p, &f) != 0)
+		abort();
+	whole = f.nbin;
+	fmodel_free(&f);
+	ok(whole == 6, "capped: the whole model has 6 binaries (%zu)", whole);
+	rc = fmodel_build_capped(&p, &f, whole, NULL, NULL);
+	ok(rc == 0 && f.nbin == whole, "capped: at its size, built whole "
+	    "(%d, %zu)", rc, f.nbin);
+	fmodel_free(&f);
+	rc = fmodel_build_capped(&p, &f, 2, NULL, NULL);
+	ok(rc == 1 && f.nbin > 2 && f.nbin < whole, "capped: over a cap of "
+	    "2, stopped with more than 2, fewer than all (%d, %zu)", rc,
+	    f.nbin);
+	fmodel_free(&f);
+	rc = fmodel_build_capped(&p, &f, whole, always_late, NULL);
+	ok(rc == 2 && f.nbin == 0, "capped: late, stopped before the pairs "
+	    "(%d, %zu)", rc, f.nbin);
+	fmodel_free(&f);
+	fprob_free(&p);
+	dag_free(&d);
+}
+
 int
 main(void)
 {
@@ -331,5 +380,6 @@ main(void)
 	placement();
 	windows();
 	switch_model();
+	capped();
 	return tap_done();
 }
