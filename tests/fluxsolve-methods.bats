@@ -84,7 +84,7 @@ solve() {
 
 # replay FILE: the makespan of the schedule in FILE, replayed by ocssim.
 replay() {
-	ocssim < "$1" | report --dump | jq 'select(.type == "result") | .makespan_ps'
+	ocssim < "$1" | relreport --dump | jq 'select(.type == "result") | .makespan_ps'
 }
 
 # stable FILE: the records as JSON lines but for the solve times.

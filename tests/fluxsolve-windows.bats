@@ -80,12 +80,12 @@ window() {
 
 # replay FILE: the makespan of the schedule in FILE, replayed by ocssim.
 replay() {
-	ocssim < "$1" | report --dump | jq 'select(.type == "result") | .makespan_ps'
+	ocssim < "$1" | relreport --dump | jq 'select(.type == "result") | .makespan_ps'
 }
 
 # sj FILE FILTER: the solve record through a jq filter.
 sj() {
-	report --dump "$1" | jq -c "select(.type == \"solve\") | $2"
+	relreport --dump "$1" | jq -c "select(.type == \"solve\") | $2"
 }
 
 # sjr FILE FILTER: the same, raw.

@@ -168,7 +168,7 @@ solve() {
 
 # replay FILE: the makespan of the schedule in FILE, replayed by ocssim.
 replay() {
-	ocssim < "$1" | report --dump | jq 'select(.type == "result") | .makespan_ps'
+	ocssim < "$1" | relreport --dump | jq 'select(.type == "result") | .makespan_ps'
 }
 
 # enum_replay DAG: fluxenum's optimum of DAG, after ocssim has checked

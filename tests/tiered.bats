@@ -64,7 +64,7 @@ random_dag() {
 
 @test "tiered: random DAGs on random tiered fabrics: replay = objective, bound below both" {
 	local i
-	for ((i = 0; i < 40; i++)); do
+	for ((i = 0; i < 20; i++)); do
 		random_dag "${JOINED[i % 5]}" 10 6
 		fluxsolve -T 1 < d.mp > f.mp
 		ocssim < f.mp > r.mp
