@@ -137,14 +137,16 @@ node_attr(const char *file, struct ck_node *nd, const struct pbuf *b)
 	};
 	struct attr a;
 	size_t i;
+	char *s;
 
 	read_attr(file, b, &a);
 	if (strcmp(a.name, "pg_name") == 0) {
 		if (!a.isstr)
 			bad_node(file, nd, "attribute %s is not a string",
 			    a.name);
+		s = pbstr(file, &a.s);	/* which may die: nd keeps its own */
 		free(nd->pg);
-		nd->pg = pbstr(file, &a.s);
+		nd->pg = s;
 		nd->has |= CK_HAS_PG;
 		return;
 	}
@@ -215,7 +217,7 @@ static void
 read_node(const char *file, const struct pbuf *b, struct ck_node *nd)
 {
 	struct pb_field f;
-	char err[256];
+	char err[256], *s;
 	size_t pos = 0;
 	int r, len;
 
@@ -238,8 +240,9 @@ read_node(const char *file, const struct pbuf *b, struct ck_node *nd)
 		case 2:
 			if (!len)
 				wrong_type(file, &f);
+			s = pbstr(file, &f.sub);
 			free(nd->name);
-			nd->name = pbstr(file, &f.sub);
+			nd->name = s;
 			break;
 		case 3:
 			if (len)
