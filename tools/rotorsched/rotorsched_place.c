@@ -291,6 +291,21 @@ candidate(struct search *s, const uint32_t *port)
 		die("internal error: the schedule made is invalid: %s", err);
 }
 
+/* Past -T: the search stops; else the simulation gets what is left. */
+static int
+out_of_time(struct search *s, struct sim_opts *opt)
+{
+	double lim = s->a->place.seconds;
+
+	if (lim <= 0)
+		return 0;
+	opt->time_limit = lim - (wclock_now() - s->t0);
+	if (opt->time_limit > 0)
+		return 0;
+	s->stopped = 1;
+	return 1;
+}
+
 /*
  * The simulated makespan of a placement, kept when strictly below the
  * best; UINT64_MAX once the time limit is reached, which is looked at
@@ -307,23 +322,11 @@ evaluate(struct search *s, const uint32_t *port)
 	uint64_t ms;
 	int rc;
 
-	if (s->stopped || s->done >= s->budget)
+	if (s->stopped || s->done >= s->budget || out_of_time(s, &opt))
 		return UINT64_MAX;
-	if (lim > 0) {
-		opt.time_limit = lim - (wclock_now() - s->t0);
-		if (opt.time_limit <= 0) {
-			s->stopped = 1;
-			return UINT64_MAX;
-		}
-	}
 	candidate(s, port);
-	if (lim > 0) {
-		opt.time_limit = lim - (wclock_now() - s->t0);
-		if (opt.time_limit <= 0) {
-			s->stopped = 1;
-			return UINT64_MAX;
-		}
-	}
+	if (out_of_time(s, &opt))
+		return UINT64_MAX;
 	rc = sim_run(&s->in->dag, n, &s->sc, &opt, &out, err, sizeof(err));
 	ms = out.makespan;
 	sim_out_free(&out);

@@ -84,8 +84,8 @@ pick_matching(struct tm_edge *e, size_t live, uint8_t *used)
 static size_t
 take(struct tm_edge *e, size_t live, uint64_t min, struct tm_edge *tmp)
 {
-	size_t i, na = 0, nb = 0, ia, ib, k;
-	struct tm_edge *b;
+	struct tm_edge *a;
+	size_t i, na = 0, nb = 0, ia = 0, ib = 0;
 
 	for (i = 0; i < live; i++) {
 		if (!e[i].pick) {
@@ -97,11 +97,10 @@ take(struct tm_edge *e, size_t live, uint64_t min, struct tm_edge *tmp)
 		if (e[i].w > 0)
 			tmp[nb++] = e[i];
 	}
-	b = tmp;
-	memmove(tmp + nb, e, na * sizeof(*e));
-	for (k = ia = 0, ib = 0; ia < na || ib < nb; k++)
-		e[k] = ib == nb || (ia < na && cmp_edge(&tmp[nb + ia],
-		    &b[ib]) < 0) ? tmp[nb + ia++] : b[ib++];
+	a = memmove(tmp + nb, e, na * sizeof(*e));	/* after the picked */
+	for (i = 0; ia < na || ib < nb; i++)
+		e[i] = ib == nb || (ia < na && cmp_edge(&a[ia], &tmp[ib]) < 0) ?
+		    a[ia++] : tmp[ib++];
 	return na + nb;
 }
 
@@ -150,16 +149,11 @@ tm_rest(struct tm_edge *e, size_t live, const struct net *n,
 	qsort(e, live, sizeof(*e), cmp_edge);
 	while (live > 0) {
 		tm_config(pl, tm_ps_for(e[0].w, n->bandwidth_bps));
-		for (i = 0; i < live; i++) {
-			e[i].pick = !used[e[i].a] && !used[e[i].b];
-			if (!e[i].pick)
-				continue;
-			used[e[i].a] = used[e[i].b] = 1;
-			tm_circuit(pl, e[i].a, e[i].b);
-		}
+		(void)pick_matching(e, live, used);
 		for (i = k = 0; i < live; i++) {
-			used[e[i].a] = used[e[i].b] = 0;
-			if (!e[i].pick)
+			if (e[i].pick)
+				tm_circuit(pl, e[i].a, e[i].b);
+			else
 				e[k++] = e[i];
 		}
 		live = k;
