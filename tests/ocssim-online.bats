@@ -101,6 +101,27 @@ chain() {
 # -O took what -R refuses: a periodic -S schedule (BvN) deadlocked after
 # its first period with a misleading message, a two-hop one ran as
 # direct, exit 0 (issue 36, defect 6).
+@test "ocssim-online: regression: defect 5: -T bounds the whole online run, not each of its simulations" {
+	tracegen -M mixtral-8x7b -l 1 -d 8 -x 8 --skew gini:0.4 --seed 3 --nominal | dagbuild -r 10us | fluxsolve -m greedy > plan.mp
+	tracegen -M mixtral-8x7b -l 1 -d 8 -x 8 --skew gini:0.4 --seed 3 | dagbuild -r 10us > real.mp
+	ocssim -S plan.mp -O 0 < real.mp > a.mp
+	all=$(result a.mp replans)
+	[ "$all" -gt 10 ]
+	# a limit the run does not reach changes nothing
+	ocssim -S plan.mp -O 0 -T 600 < real.mp > c.mp
+	cmp <(report -d a.mp | grep -v '"header"') <(report -d c.mp | grep -v '"header"')
+	# each simulation here takes far less than 1 ms, the run far more:
+	# before, every simulation had its own 1 ms and the run ended, exit 0
+	run bash -c "ocssim -S plan.mp -O 0 -T 1ms < real.mp > b.mp"
+	assert_failure 1
+	assert_output --regexp '^ocssim: online: time limit of 0.001 s reached after [0-9]+ re-plans, the last at [0-9]+ ps of the step \(each re-plan runs the greedy and simulates the whole step again: see ocssim\(1\), Online Flux\)$'
+	n=$(echo "$output" | sed 's/.* after \([0-9]*\) re-plans.*/\1/')
+	[ "$n" -lt "$all" ]
+	# and no result
+	run bash -c "report -d b.mp 2>/dev/null | grep -c '\"type\":\"result\"'"
+	assert_output 0
+}
+
 @test "ocssim-online: regression: -O ran periodic and two-hop schedules that -R refuses" {
 	tracegen -M mixtral-8x7b -l 1 -d 8 -x 8 --seed 4 --nominal | dagbuild -r 10us > nom.mp
 	rotorsched -m bvn < nom.mp > bvn.mp

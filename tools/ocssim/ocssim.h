@@ -32,9 +32,11 @@
  * T is the same as before, by construction.  The result, in *out, is
  * the last run's; *replans counts the re-plans.  opt is the caller's
  * (host, packet, time limit); its fabric, replay and per-circuit times
- * are the function's own.  Returns 0, or -1 with a message in the
- * caller's buffer (out of memory, a run that fails, times past 2^64-1
- * ps).  The caller owns its inputs and frees *out with sim_out_free().
+ * are the function's own.  The time limit is for the whole run: each
+ * simulation gets what is left of it, and so does the flux method's
+ * budget; it is looked at before each re-plan and each simulation.
+ * Returns 0, or -1 with a message in the caller's buffer (out of
+ * memory, a run that fails, the time limit, times past 2^64-1 ps).  The caller owns its inputs and frees *out with sim_out_free().
  */
 #ifndef OCSSIM_H
 #define OCSSIM_H

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "model/dag.h"
+#include "records/wclock.h"
 #include "model/net.h"
 #include "records/mem.h"
 #include "solve/fsolve.h"
@@ -20,6 +21,10 @@ struct online {
 	const struct net	*net;
 	uint64_t		 latency;
 	double			 budget;	/* seconds of the flux method */
+	double			 limit;		/* -T: seconds for the run, or 0 */
+	double			 deadline;	/* wclock_now() at which it ends */
+	uint32_t		 replans;	/* so far */
+	uint64_t		 tlast;		/* the last re-plan's t */
 	uint64_t		*assumed;	/* per task: the plan's amount */
 	uint64_t		*ready;		/* per task, in the last run */
 	uint64_t		*prev;		/* per task: start, last run */
@@ -39,6 +44,27 @@ fail(struct online *o, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(o->err, o->errlen, fmt, ap);
 	va_end(ap);
+	return -1;
+}
+
+/*
+ * The seconds left of -T for the next part of the run (HUGE without
+ * -T), or -1 with the message if none are: -T bounds the whole run, its
+ * re-plans and simulations together.
+ */
+static double
+left(struct online *o)
+{
+	double now;
+
+	if (o->limit <= 0)
+		return 1e300;
+	if ((now = wclock_now()) < o->deadline)
+		return o->deadline - now;
+	fail(o, "online: time limit of %g s reached after %u re-plans, the "
+	    "last at %llu ps of the step (each re-plan runs the greedy and "
+	    "simulates the whole step again: see ocssim(1), Online Flux)",
+	    o->limit, o->replans, (unsigned long long)o->tlast);
 	return -1;
 }
 
@@ -270,15 +296,20 @@ copy_plan(struct online *o, const struct schedule *sc)
 	return 0;
 }
 
-/* The new plan of h: the greedy's, or the flux method's in budget. */
+/*
+ * The new plan of h: the greedy's, or the flux method's in budget, and
+ * in the l seconds left of -T.
+ */
 static int
-plan_of(struct online *o, const struct dag *h, struct fsolve *fs)
+plan_of(struct online *o, const struct dag *h, double l, struct fsolve *fs)
 {
 	struct fsolve_opts fo = { .method = FSOLVE_FLUX, .solver = "lpsolve",
 	    .limit = o->budget, .max_bin = 2000 };
 
 	if (o->budget <= 0)
 		fo.method = FSOLVE_GREEDY;
+	else if (l < fo.limit)
+		fo.limit = l;
 	if (fsolve_run(h, o->net, &fo, fs) == 0)
 		return 0;
 	return fail(o, "online: re-plan: %s", fs->err);
@@ -291,14 +322,17 @@ replan(struct online *o, const struct sim_out *out, uint64_t t)
 	struct fsolve fs;
 	struct dag h;
 	uint64_t T;
+	double l;
 	int rc;
 
+	if ((l = left(o)) < 0)
+		return -1;
 	if (__builtin_add_overflow(t, o->latency, &T))
 		return fail(o, "online: a re-plan at %llu ps takes effect "
 		    "after 18446744073709551615 ps", (unsigned long long)t);
 	if (knowledge(o, t, &h) != 0)
 		return -1;
-	if (plan_of(o, &h, &fs) != 0) {
+	if (plan_of(o, &h, l, &fs) != 0) {
 		fsolve_free(&fs);
 		free(h.t);
 		return -1;
@@ -313,7 +347,11 @@ static int
 run(struct online *o, const struct sim_opts *opt0, struct sim_out *out)
 {
 	struct sim_opts opt = *opt0;
+	double l;
 
+	if ((l = left(o)) < 0)
+		return -1;
+	opt.time_limit = o->limit > 0 ? l : 0;
 	opt.fabric = SIM_SCHEDULE;
 	opt.replay = SIMCTL_ASAP;
 	opt.up_after = o->upa;
@@ -323,6 +361,8 @@ run(struct online *o, const struct sim_opts *opt0, struct sim_out *out)
 	    o->errlen) == 0)
 		return 0;
 	sim_out_free(out);
+	if (o->limit > 0)
+		(void)left(o);	/* the run's own limit: say it of the whole */
 	return -1;
 }
 
@@ -348,6 +388,8 @@ online_run(const struct dag *real, const struct dag *nom,
 	o.net = net;
 	o.latency = latency;
 	o.budget = budget;
+	o.limit = opt0->time_limit;
+	o.deadline = wclock_now() + o.limit;
 	o.err = err;
 	o.errlen = errlen;
 	sched_init(&o.cur);
@@ -383,7 +425,8 @@ online_run(const struct dag *real, const struct dag *nom,
 		sim_out_free(out);
 		last = t;
 		o.T = t + latency;
-		(*replans)++;
+		o.tlast = t;
+		o.replans = ++*replans;
 	}
 	rc = 0;
 out:
