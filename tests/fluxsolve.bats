@@ -10,7 +10,7 @@ task() {
 }
 
 solve() {
-	records "$1" solve | jq -r ".$2"
+	field "$1" solve "$2"
 }
 
 @test "fluxsolve: replaying a greedy schedule in ocssim gives its objective exactly" {
@@ -162,12 +162,12 @@ randdag() {
 }
 
 @test "fluxsolve: schedules of random DAGs are valid and replay to their objective" {
-	for seed in $(seq 1 60); do
+	for seed in $(seeds 60); do
 		randdag $seed | pack > dag.mp
 		fluxsolve -m greedy < dag.mp > f.mp || fail "seed $seed: fluxsolve failed"
 		obj=$(solve f.mp objective_ps)
 		bound=$(solve f.mp bound_ps)
-		got=$(ocssim < f.mp | report --dump | jq 'select(.type == "result") | .makespan_ps')
+		got=$(ocssim < f.mp | field - result makespan_ps)
 		[ "$got" = "$obj" ] || fail "seed $seed: replay $got, objective $obj"
 		[ "$bound" -le "$obj" ] || fail "seed $seed: bound $bound above $obj"
 	done

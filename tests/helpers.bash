@@ -44,9 +44,37 @@ dump() {
 	relreport --dump "$1"
 }
 
-# records FILE TYPE: the records of one type, as JSON lines.
+# records FILE TYPE: the records of one type, as JSON lines.  Tools
+# write a record's type first (fluxocs(5)) and report --dump keeps the
+# order, so grep finds them without jq's start-up; grep's 1 (no line)
+# is no error.
 records() {
-	relreport --dump "$1" | jq -c "select(.type == \"$2\")"
+	relreport --dump "$1" | { grep -E "^\{\"type\":\"$2\"[,}]"; [ $? -le 1 ]; }
+}
+
+# field FILE TYPE KEY...: the values of the KEYs, scalars, of each
+# record of TYPE in FILE (- for stdin), a line per record, space
+# between, as jq -r would print them but exact to the last bit of a
+# 64-bit integer (jq 1.6 rounds them to doubles), and with no jq start-up
+# (tests/helpers/recget.c).
+field() {
+	local f=$1
+	shift
+	if [ "$f" = - ]; then
+		recget "$@"
+	else
+		recget "$@" < "$f"
+	fi
+}
+
+# seeds N: the seeds of a random test, 1 to N, or with
+# FLUXOCS_SEED_SHARE=K 1 to N/K (at least 1): tests/run sets 4 for the
+# clang build, whose sanitizers run the same code on a quarter of the
+# random cases while the gcc build runs them all.
+seeds() {
+	local n=$(($1 / ${FLUXOCS_SEED_SHARE:-1}))
+
+	seq 1 $((n > 0 ? n : 1))
 }
 
 # header LINE...: a valid header record as a JSON line, then the rest.

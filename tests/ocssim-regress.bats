@@ -7,13 +7,6 @@
 
 load helpers
 
-# field FILE TYPE KEY: the values of KEY in the records of TYPE, as
-# report --dump prints them (jq would round 64-bit integers)
-field() {
-	report --dump "$1" | grep "^{\"type\":\"$2\"" |
-	    grep -o "\"$3\":[0-9]*" | cut -d: -f2
-}
-
 # net GPUS SWITCHES BPS [LATENCY]: a net record with no reconfiguration
 net() {
 	echo "{\"type\":\"net\",\"gpus\":$1,\"switches\":$2,\"bandwidth_bps\":$3,\"reconfig_ps\":0,\"latency_ps\":${4:-0}}"

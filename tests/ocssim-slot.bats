@@ -4,13 +4,6 @@
 
 load helpers
 
-# field FILE TYPE KEY: the values of KEY in the records of TYPE, as
-# report --dump prints them (jq would round 64-bit integers)
-field() {
-	report --dump "$1" | grep "^{\"type\":\"$2\"" |
-	    grep -o "\"$3\":[0-9]*" | cut -d: -f2
-}
-
 # rotor3 TASKS...: 3 GPUs on one switch at 8 Gbit/s (1000 ps a byte),
 # no reconfiguration delay, and a periodic schedule of 300 ns: 0-1 in
 # [0, 100 ns), 1-2 in [100, 200 ns), 0-2 in [200, 300 ns); then the

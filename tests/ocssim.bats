@@ -11,7 +11,7 @@ task() {
 }
 
 result() {
-	records "$1" result | jq -r ".$2"
+	field "$1" result "$2"
 }
 
 # A ring all-reduce of $1 bytes over 4 GPUs, as built by dagbuild.

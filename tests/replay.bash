@@ -6,10 +6,10 @@ NET='{"type":"net","gpus":4,"switches":2,"bandwidth_bps":800000000000,"reconfig_
 
 # result FILE KEY: one key of the result record
 result() {
-	records "$1" result | jq -r ".$2"
+	field "$1" result "$2"
 }
 
 # runs FILE: [start, end] of every task run
 runs() {
-	records "$1" taskrun | jq -c '[.start_ps, .end_ps]'
+	field "$1" taskrun start_ps end_ps | sed 's/^\(.*\) \(.*\)$/[\1,\2]/'
 }

@@ -150,7 +150,8 @@ bigcase() {
 		for ((d = RANDOM % 4; i > 0 && d > 0; d--)); do
 			on[RANDOM % i]=1
 		done
-		deps=$(IFS=,; echo "${!on[*]}")
+		printf -v deps '%s,' "${!on[@]}"	# no subshell: no fork
+		deps=${deps%,}
 		if ((RANDOM % 10 < 3)); then
 			comp $i "[$deps]" $((RANDOM % G)) $((1 + RANDOM % 300))
 		else
@@ -163,12 +164,12 @@ bigcase() {
 
 # solve FILE KEY: one key of the solve record.
 solve() {
-	records "$1" solve | jq -r ".$2"
+	field "$1" solve "$2"
 }
 
 # replay FILE: the makespan of the schedule in FILE, replayed by ocssim.
 replay() {
-	ocssim < "$1" | relreport --dump | jq 'select(.type == "result") | .makespan_ps'
+	ocssim < "$1" | field - result makespan_ps
 }
 
 # enum_replay DAG: fluxenum's optimum of DAG, after ocssim has checked
@@ -226,7 +227,7 @@ enum_replay() {
 @test "fluxenum: its search and its brute force agree on random small DAGs under both models, its schedules replay to the optimum, and the port model's is never above the switch model's" {
 	set -o pipefail
 	above=0
-	for seed in $(seq 1 40); do
+	for seed in $(seeds 40); do
 		for m in port switch; do
 			swcase $seed $m | mk $m.mp
 			read -r opt rep < <(enum_replay $m.mp)
@@ -239,8 +240,11 @@ enum_replay() {
 		    fail "seed $seed: port model $opt_port above switch model $opt_switch"
 		[ "$opt_port" -lt "$opt_switch" ] && above=$((above + 1))
 	done
-	# the cases do tell the models apart
-	[ "$above" -ge 4 ] || fail "the switch model costs more in $above cases only"
+	# the cases do tell the models apart (6 of the 40 do; none of the
+	# first 10, which the clang build runs)
+	echo "the switch model costs more in $above cases"
+	[ "$(seeds 40 | wc -l)" -lt 40 ] || [ "$above" -ge 4 ] ||
+	    fail "the switch model costs more in $above cases only"
 }
 
 # The tests below need fluxsolve to accept nets of the switch model.
@@ -251,7 +255,7 @@ enum_replay() {
 		name=${c%%:*} opt=${c##*:}
 		handcase $name switch | mk s.mp
 		fluxsolve -m greedy < s.mp > g.mp || fail "case $name: fluxsolve exited $?"
-		read -r obj bound < <(records g.mp solve | jq -r '"\(.objective_ps) \(.bound_ps)"')
+		read -r obj bound < <(field g.mp solve objective_ps bound_ps)
 		what="case $name: greedy $obj, bound $bound, optimum $opt"
 		[ "$obj" -ge "$opt" ] || fail "$what: below the optimum"
 		[ "$bound" -le "$opt" ] || fail "$what: bound above the optimum"
@@ -304,11 +308,11 @@ enum_replay() {
 
 @test "fluxsolve -m greedy: on random small DAGs under the switch model at or above fluxenum's optimum, bound at or below, valid and replayed to its objective" {
 	set -o pipefail
-	for seed in $(seq 1 40); do
+	for seed in $(seeds 40); do
 		swcase $seed | mk s.mp
 		opt=$(fluxenum < s.mp)
 		fluxsolve -m greedy < s.mp > g.mp || fail "seed $seed: fluxsolve exited $?"
-		read -r obj bound < <(records g.mp solve | jq -r '"\(.objective_ps) \(.bound_ps)"')
+		read -r obj bound < <(field g.mp solve objective_ps bound_ps)
 		what="seed $seed: greedy $obj, bound $bound, optimum $opt"
 		[ "$obj" -ge "$opt" ] || fail "$what: below the optimum"
 		[ "$bound" -le "$opt" ] || fail "$what: bound above the optimum"
@@ -320,10 +324,10 @@ enum_replay() {
 @test "fluxsolve -m greedy: on larger random DAGs under the switch model the schedule passes the checks of fluxsolve and ocssim and replays to its objective, above its bound" {
 	set -o pipefail
 	# late placements split epochs and open new ones between others
-	for seed in $(seq 1 40); do
+	for seed in $(seeds 40); do
 		bigcase $seed | mk s.mp
 		fluxsolve -m greedy < s.mp > g.mp || fail "seed $seed: fluxsolve exited $?"
-		read -r obj bound < <(records g.mp solve | jq -r '"\(.objective_ps) \(.bound_ps)"')
+		read -r obj bound < <(field g.mp solve objective_ps bound_ps)
 		[ "$bound" -le "$obj" ] || fail "seed $seed: bound $bound above $obj"
 		got=$(replay g.mp)
 		[ "$got" = "$obj" ] || fail "seed $seed: objective $obj, replay $got"
@@ -335,7 +339,7 @@ enum_replay() {
 	for r in 10us 1ms; do
 		tracegen -l 2 | dagbuild -r $r -m switch > dag.mp
 		fluxsolve -m greedy < dag.mp > g.mp
-		read -r obj bound < <(records g.mp solve | jq -r '"\(.objective_ps) \(.bound_ps)"')
+		read -r obj bound < <(field g.mp solve objective_ps bound_ps)
 		[ "$bound" -le "$obj" ] || fail "tau $r: bound $bound above $obj"
 		got=$(replay g.mp)
 		[ "$got" = "$obj" ] || fail "tau $r: objective $obj, replay $got"

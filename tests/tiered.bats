@@ -11,11 +11,14 @@ load helpers
 
 # solve FILE KEY, result FILE KEY: one key of the solve or result record.
 solve() {
-	records "$1" solve | jq -r ".$2"
+	case $2 in
+	*[!a-z0-9_]*) records "$1" solve | jq -r ".$2" ;;
+	*) field "$1" solve "$2" ;;
+	esac
 }
 
 result() {
-	records "$1" result | jq -r ".$2"
+	field "$1" result "$2"
 }
 
 # Fabrics in which some plane joins every pair (no routing needed):

@@ -299,14 +299,14 @@ uint_of(const struct rec *r, const char *key, const msgpack_object *o)
 	return o->via.u64;
 }
 
-static uint64_t
+static inline uint64_t
 getu(const struct rec *r, const char *key)
 {
 	return uint_of(r, key, need_key(r, key));
 }
 
 /* Whether the string value of key is s. */
-static int
+static inline int
 getstr_is(const struct rec *r, const char *key, const msgpack_object *o,
     const char *s)
 {
@@ -321,7 +321,7 @@ getstr_is(const struct rec *r, const char *key, const msgpack_object *o,
  * in order; other records are skipped unread.  A record to decode of
  * more than maxlen bytes is refused.
  */
-static void
+static inline void
 scan_records(size_t maxlen, void (*net)(const struct rec *),
     void (*task)(const struct rec *))
 {
