@@ -282,7 +282,7 @@ ring_ar() {
 	{ base; echo '{"type":"plan","task":0,"switch":0,"start_ps":0}'; } | mk s.mp
 	run ocssim < s.mp
 	assert_failure 1
-	assert_output 'ocssim: plan for task 0, which is not a transfer'
+	assert_output 'ocssim: stdin: byte 240: plan record: plan for task 0, which is not a transfer'
 	{ hdr; echo "$NET"; task 0 transfer '[]' '"src":0,"dst":1,"bytes":1'
 	  echo '{"type":"schedule","scheduler":"hand"}'
 	  echo '{"type":"circuit","switch":0,"a":0,"b":1,"from_ps":0}'
@@ -290,7 +290,7 @@ ring_ar() {
 	  echo '{"type":"plan","task":0,"switch":1,"start_ps":0}'; } | mk s.mp
 	run ocssim < s.mp
 	assert_failure 1
-	assert_output 'ocssim: task 0 is planned twice'
+	assert_output 'ocssim: stdin: byte 312: plan record: task 0 is planned twice'
 }
 
 @test "ocssim: a transfer that can never be sent is a deadlock, named" {
@@ -500,4 +500,29 @@ relay_case() {
 	assert_failure 1
 	run grep -c ready log.txt
 	assert_output 1
+}
+
+@test "ocssim: regression: defect 10: a plan for a compute task, or a task planned twice, is named with its byte offset, on stdin and in -S's file" {
+	set -o pipefail
+	tracegen -l 1 -t 2 -d 2 | dagbuild -r 10us > dag.mp
+	fluxsolve -m greedy < dag.mp > plan.mp
+	c=$(records dag.mp task | jq -s 'map(select(.kind == "compute"))[0].id')
+	x=$(records plan.mp plan | head -1 | jq .task)
+	# the plans as fluxsolve writes them (the fast reader's layout), one
+	# of them moved to a compute task, or one written twice
+	report --dump plan.mp | grep -v '"type":"end"' > p.json
+	awk -v c="$c" '/"type":"plan"/ && !done { sub(/"task":[0-9]+/, "\"task\":" c); done = 1 } 1' p.json | pack > comp.mp
+	{ cat p.json; records plan.mp plan | head -1; } | pack > twice.mp
+	run bash -c "ocssim < comp.mp > /dev/null"
+	assert_failure 1
+	assert_output --regexp "^ocssim: stdin: byte [0-9]+: plan record: plan for task $c, which is not a transfer\$"
+	run bash -c "ocssim < twice.mp > /dev/null"
+	assert_failure 1
+	assert_output --regexp "^ocssim: stdin: byte [0-9]+: plan record: task $x is planned twice\$"
+	# the offset is the record's: the byte there starts a plan record
+	off=$(echo "$output" | sed 's/.*byte \([0-9]*\):.*/\1/')
+	[ "$off" -gt "$(($(stat -c %s twice.mp) - 200))" ]
+	run bash -c "ocssim -S comp.mp -R hold < dag.mp > /dev/null"
+	assert_failure 1
+	assert_output --regexp "^ocssim: comp.mp: byte [0-9]+: plan record: plan for task $c, which is not a transfer\$"
 }

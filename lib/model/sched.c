@@ -188,6 +188,7 @@ int
 sched_read_plan_tree(struct rec *r, struct schedule *s, const struct net *n)
 {
 	struct plan p;
+	const char *why;
 
 	p.task = (uint32_t)rec_u64_max(r, "task", UINT32_MAX - 1);
 	p.sw = (uint32_t)rec_u64(r, "switch");
@@ -195,6 +196,9 @@ sched_read_plan_tree(struct rec *r, struct schedule *s, const struct net *n)
 	if (!rec_failed(r) && p.sw >= n->switches)
 		rec_fail(r, "switch %u out of range (the net has %u)", p.sw,
 		    n->switches);
+	if (!rec_failed(r) && s->plan_check != NULL &&
+	    (why = s->plan_check(s->plan_arg, &p)) != NULL)
+		rec_fail(r, "%s", why);
 	if (rec_failed(r))
 		return -1;
 	if (mem_append(&s->p, &s->pcap, s->np, sizeof(*s->p)) != 0) {

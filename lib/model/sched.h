@@ -71,6 +71,14 @@ struct schedule {
 	size_t		 nc, ccap;
 	struct plan	*p;
 	size_t		 np, pcap;
+	/*
+	 * A reader's own check of each plan as it is read, or NULL: NULL
+	 * when the plan may stand, else why not, which the record's
+	 * reader reports with the record's offset.  Called again on a
+	 * record that a fast reader left to the tree reader.
+	 */
+	const char	*(*plan_check)(void *, const struct plan *);
+	void		*plan_arg;
 };
 
 extern const char *const sched_fwds[];

@@ -94,6 +94,39 @@ other(void *arg, struct rec *r, const struct stream_rec *sr)
 		rec_fail(r, "the stream has been simulated already");
 }
 
+/*
+ * A plan as it is read, if its task has been read already (a DAG comes
+ * before its schedule): a transfer, planned once.  What is left, the
+ * simulation's set-up checks, without the record's offset.
+ */
+static const char *
+plan_check(void *arg, const struct plan *p)
+{
+	struct input *in = arg;
+	const struct dag *d = &in->di.dag;
+	size_t need = d->n / 8 + 1, old = in->plannedcap;
+
+	if (p->task >= d->n)
+		return NULL;
+	if (d->t[p->task].kind != DAG_TRANSFER) {
+		snprintf(in->why, sizeof(in->why), "plan for task %u, which "
+		    "is not a transfer", p->task);
+		return in->why;
+	}
+	if (need > old) {
+		if (mem_grow(&in->planned, &in->plannedcap, need, 1) != 0)
+			die("out of memory");
+		memset(in->planned + old, 0, in->plannedcap - old);
+	}
+	if (in->planned[p->task / 8] & (1U << p->task % 8)) {
+		snprintf(in->why, sizeof(in->why), "task %u is planned twice",
+		    p->task);
+		return in->why;
+	}
+	in->planned[p->task / 8] |= (uint8_t)(1U << p->task % 8);
+	return NULL;
+}
+
 /* Plans and circuits as schedulers write them, as other() takes them. */
 static size_t
 quick(void *arg, const uint8_t *p, size_t n, const struct stream_limits *lim,
@@ -111,6 +144,8 @@ read_input(struct input *in, struct stream_writer *w, int argc,
 	char err[400];
 
 	in->di.quick = (struct filter_quick){ quick, in };
+	in->sc.plan_check = plan_check;
+	in->sc.plan_arg = in;
 	if (dagin_read(&in->di, stdin, "stdin", w, "ocssim", argc, argv,
 	    other, in, err, sizeof(err)) != 0)
 		die("%s", err);
@@ -236,9 +271,12 @@ plan_from(struct input *in, const char *path, FILE *fp)
 	dagin_init(&side.di);
 	sched_init(&side.sc);
 	side.di.quick = (struct filter_quick){ quick, &side };
+	side.sc.plan_check = plan_check;
+	side.sc.plan_arg = &side;
 	if (dagin_read(&side.di, fp, path, sink, "ocssim", 0, NULL, other,
 	    &side, err, sizeof(err)) != 0)
 		die("%s", err);
+	free(side.planned);
 	fclose(fp);
 	stream_writer_close(sink);
 	fclose(null);
@@ -253,6 +291,7 @@ plan_from(struct input *in, const char *path, FILE *fp)
 		    "own shape", path, at, side.di.dag.n, in->di.dag.n);
 	sched_free(&in->sc);
 	in->sc = side.sc;
+	in->sc.plan_check = NULL;	/* side's, read */
 	in->nom = side.di;
 	in->have_nom = 1;
 }
@@ -531,6 +570,9 @@ main(int argc, char **argv)
 	in.di.omit.on = a.own;
 	in.di.planes_ok = 1;
 	read_input(&in, w, argc - 1, argv + 1);
+	free(in.planned);	/* stdin's plans are checked */
+	in.planned = NULL;
+	in.sc.plan_check = NULL;
 	if (in.di.tiered) {
 		planes_sim(&in, &a, w);
 		return 0;

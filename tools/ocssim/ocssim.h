@@ -56,6 +56,9 @@ struct input {
 	struct schedule	 sc;
 	struct dagin	 nom;		/* -S: the plan's own DAG */
 	int		 have_nom;
+	uint8_t		*planned;	/* a bit a task read, as plans come */
+	size_t		 plannedcap;	/* bytes */
+	char		 why[96];	/* plan_check()'s message */
 };
 
 struct args {
