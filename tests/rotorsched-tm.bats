@@ -502,3 +502,28 @@ path4() {
 		assert_output 'rotorsched: the period passes 2^64 - 1 ps on switch 0'
 	done
 }
+
+@test "rotorsched-tm: regression: defect 10: a pair whose bytes take 2^64 ps or more is refused naming its bytes, not what a mode had left of them" {
+	# 2^63 bytes from 0 to 1 beside 5 bytes from 2 to 3: bvn named
+	# 2^63 - 5 bytes (what its first round left), solstice 2^62 for
+	# 2^63 - 1 (a slice); at 800 Gbit/s 1844674407370955161 bytes take
+	# 2^64 - 6 ps, one more byte 2^64 + 4
+	for b in 9223372036854775808 9223372036854775807 1844674407370955162; do
+		{ hdr; net 4 2 800000000000 10000000
+		  xfer 0 '[]' 0 1 $b; xfer 1 '[]' 2 3 5; } | mk big.mp
+		for m in bvn solstice eclipse; do
+			run bash -c "rotorsched -m $m < big.mp > out.mp"
+			assert_failure 1
+			assert_output "rotorsched: stdin: the $b bytes between GPUs 0 and 1 take more than 2^64 ps at 800000000000 bit/s"
+			[ ! -s out.mp ]
+		done
+	done
+	# one byte fewer is no pair's fault: solstice schedules it, the
+	# others refuse the period it makes with tau
+	{ hdr; net 4 2 800000000000 10000000
+	  xfer 0 '[]' 0 1 1844674407370955161; } | mk ok.mp
+	rotorsched -m solstice < ok.mp > out.mp
+	run bash -c "rotorsched -m bvn < ok.mp > out.mp"
+	assert_failure 1
+	assert_output "rotorsched: the period passes 2^64 - 1 ps on switch 0"
+}

@@ -120,8 +120,8 @@ uint32_t	*place_choose(const struct args *, const struct dagin *);
  *
  * tm_edges() gathers the pairs a < b of GPUs with a transfer between
  * them, with w = max(D[a][b], D[b][a]), in the order of (a, b), into an
- * array the caller frees; it dies when the DAG has no transfer or a
- * pair's bytes pass 2^64 - 1.  tm_ps_for() is the time bytes take at
+ * array the caller frees; it dies when the DAG has no transfer, or a
+ * pair's bytes pass 2^64 - 1 or take 2^64 ps or more at bps.  tm_ps_for() is the time bytes take at
  * bps, rounded up, and dies past 2^64 - 1 ps.
  *
  * A tm_plan is a list of configurations (matchings), each with its
@@ -161,7 +161,7 @@ struct tm_plan {
 	size_t		 np, pcap;
 };
 
-size_t		tm_edges(const struct dag *, struct tm_edge **);
+size_t		tm_edges(const struct dag *, uint64_t, struct tm_edge **);
 uint64_t	tm_ps_for(uint64_t, uint64_t);
 void		tm_config(struct tm_plan *, uint64_t);
 void		tm_circuit(struct tm_plan *, uint32_t, uint32_t);

@@ -95,15 +95,15 @@ dense(const uint32_t *ids, size_t nv, uint32_t gpu)
  * go to *zero (*nz of them) for tm_empty_pairs().
  */
 static size_t
-gather(const struct dag *d, struct pr **out, uint32_t **ids, size_t *nv,
-    struct tm_edge **zero, size_t *nz)
+gather(const struct dag *d, uint64_t bps, struct pr **out, uint32_t **ids,
+    size_t *nv, struct tm_edge **zero, size_t *nz)
 {
 	struct tm_edge *e;
 	struct pr *p;
 	uint32_t *v;
 	size_t ne, np, n, i;
 
-	ne = tm_edges(d, &e);
+	ne = tm_edges(d, bps, &e);
 	p = xreallocarray(NULL, ne, sizeof(*p));
 	v = xreallocarray(NULL, ne, 2 * sizeof(*v));
 	for (i = np = *nz = 0; i < ne; i++) {
@@ -339,7 +339,8 @@ solstice(struct schedule *sc, const struct dagin *in, double deadline)
 	uint8_t *used;
 	size_t np, nv, nz;
 
-	np = gather(&in->dag, &p, &ids, &nv, &zero, &nz);
+	np = gather(&in->dag, in->net.bandwidth_bps, &p, &ids, &nv, &zero,
+	    &nz);
 	if (np > 0) {
 		/* fold() adds fewer than two pairs per GPU with traffic */
 		p = xreallocarray(p, np + 2 * nv, sizeof(*p));
@@ -722,7 +723,8 @@ eclipse(struct schedule *sc, const struct dagin *in, double deadline)
 	uint32_t *ids;
 	size_t np, nv, nz;
 
-	np = gather(&in->dag, &p, &ids, &nv, &zero, &nz);
+	np = gather(&in->dag, in->net.bandwidth_bps, &p, &ids, &nv, &zero,
+	    &nz);
 	ecl_init(&e, p, np, nv);
 	while (e.np > 0 && !tm_late(deadline))
 		ecl_step(&e, &in->net, &pl);

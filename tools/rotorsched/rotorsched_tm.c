@@ -182,7 +182,7 @@ cmp_pair(const void *x, const void *y)
  * from the transfers alone: memory follows the tasks, not N^2.
  */
 size_t
-tm_edges(const struct dag *d, struct tm_edge **out)
+tm_edges(const struct dag *d, uint64_t bps, struct tm_edge **out)
 {
 	struct pair *x;
 	size_t nx = 0, ne = 0, i, j;
@@ -213,6 +213,13 @@ tm_edges(const struct dag *d, struct tm_edge **out)
 				    "exceed 2^64", x[i].a, x[i].b);
 		e[ne++] = (struct tm_edge){ ab > ba ? ab : ba, x[i].a, x[i].b,
 		    0 };
+		/* the pair's own time first: a sum of them names no pair */
+		if (((unsigned __int128)e[ne - 1].w * 8 * PS + bps - 1) / bps >=
+		    SCHED_FOREVER)
+			die("stdin: the %llu bytes between GPUs %u and %u take "
+			    "more than 2^64 ps at %llu bit/s",
+			    (unsigned long long)e[ne - 1].w, x[i].a, x[i].b,
+			    (unsigned long long)bps);
 	}
 	free(x);
 	if (ne == 0) {
@@ -356,7 +363,7 @@ bvn(struct schedule *sc, const struct dagin *in, double deadline)
 	struct tm_edge *e, *z;
 	size_t ne, nz, i, k;
 
-	ne = tm_edges(&in->dag, &e);
+	ne = tm_edges(&in->dag, in->net.bandwidth_bps, &e);
 	z = xcalloc(ne, sizeof(*z));
 	for (i = k = nz = 0; i < ne; i++) {
 		if (e[i].w == 0)
