@@ -277,7 +277,7 @@ bad_task() {
 	assert_output 'rotorsched: the period passes 2^64 - 1 ps on switch 0'
 	run bash -c "tracegen -l 1 | dagbuild -b 1bps | rotorsched -m bvn > /dev/null"
 	assert_failure 1
-	assert_output 'rotorsched: 201326592 bytes at 1 bit/s take more than 2^64 ps'
+	assert_output 'rotorsched: stdin: the 201326592 bytes between GPUs 0 and 1 take more than 2^64 ps at 1 bit/s'
 }
 
 @test "rotorsched: regression: a transfer of no byte gave BvN a circuit of no time, which ocssim refuses" {
