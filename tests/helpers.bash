@@ -68,9 +68,8 @@ field() {
 }
 
 # seeds N: the seeds of a random test, 1 to N, or with
-# FLUXOCS_SEED_SHARE=K 1 to N/K (at least 1): tests/run sets 4 for the
-# clang build, whose sanitizers run the same code on a quarter of the
-# random cases while the gcc build runs them all.
+# FLUXOCS_SEED_SHARE=K 1 to N/K (at least 1), for a quick run by hand
+# (make check runs them all).
 seeds() {
 	local n=$(($1 / ${FLUXOCS_SEED_SHARE:-1}))
 

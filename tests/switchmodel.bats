@@ -241,7 +241,7 @@ enum_replay() {
 		[ "$opt_port" -lt "$opt_switch" ] && above=$((above + 1))
 	done
 	# the cases do tell the models apart (6 of the 40 do; none of the
-	# first 10, which the clang build runs)
+	# first 10, which FLUXOCS_SEED_SHARE=4 runs)
 	echo "the switch model costs more in $above cases"
 	[ "$(seeds 40 | wc -l)" -lt 40 ] || [ "$above" -ge 4 ] ||
 	    fail "the switch model costs more in $above cases only"
