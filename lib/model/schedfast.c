@@ -25,12 +25,16 @@ add_plan(struct schedule *s, const struct net *n, const uint64_t *v)
 {
 	if (v[P_TASK] > UINT32_MAX - 1 || v[P_SWITCH] >= n->switches)
 		return -1;
-	if (s->plan_check != NULL && s->plan_check(s->plan_arg,
-	    &(struct plan){ (uint32_t)v[P_TASK], (uint32_t)v[P_SWITCH],
-	    v[P_START] }) != NULL)
+	if (sched_add_plan(s, (uint32_t)v[P_TASK], (uint32_t)v[P_SWITCH],
+	    v[P_START]) != 0)
+		return -1;
+	/* checked once added, so that out of memory is not a check's */
+	if (s->plan_check != NULL &&
+	    s->plan_check(s->plan_arg, &s->p[s->np - 1]) != NULL) {
+		s->np--;
 		return -1;	/* the tree reader says why */
-	return sched_add_plan(s, (uint32_t)v[P_TASK], (uint32_t)v[P_SWITCH],
-	    v[P_START]) != 0 ? -1 : 0;
+	}
+	return 0;
 }
 
 /* The circuit in v, checked as sched_read_circuit() does, added. */

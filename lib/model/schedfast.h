@@ -6,7 +6,8 @@
  * schedfast_read_plan() and schedfast_read_circuit() read the record
  * behind r into the schedule when each key they know is an unsigned
  * integer, there once, and the record passes every check of
- * sched_read_plan() or sched_read_circuit(); they return 0 then, with
+ * sched_read_plan() (the schedule's plan_check too) or
+ * sched_read_circuit(); they return 0 then, with
  * the same plan or circuit as those readers.  For anything else they
  * return 1 with the schedule unchanged, and the callers read the
  * record through the tree, with the usual results and messages.
