@@ -36,7 +36,8 @@
  * simulation gets what is left of it, and so does the flux method's
  * budget; it is looked at before each re-plan and each simulation.
  * Returns 0, or -1 with a message in the caller's buffer (out of
- * memory, a run that fails, the time limit, times past 2^64-1 ps).  The caller owns its inputs and frees *out with sim_out_free().
+ * memory, a run that fails, the time limit, times past 2^64-1 ps).
+ * The caller owns its inputs and frees *out with sim_out_free().
  */
 #ifndef OCSSIM_H
 #define OCSSIM_H

@@ -48,7 +48,7 @@ fail(struct online *o, const char *fmt, ...)
 }
 
 /*
- * The seconds left of -T for the next part of the run (HUGE without
+ * The seconds left of -T for the next part of the run (1e300 without
  * -T), or -1 with the message if none are: -T bounds the whole run, its
  * re-plans and simulations together.
  */
