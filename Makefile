@@ -202,7 +202,7 @@ $(B)/asan/unit/%: tests/unit/%.c tests/unit/*.h $(LIBHDR) \
 	    $(B)/asan/libfluxocs.a $(LIBS)
 
 # recget is the tests' reader of results, run thousands of times: built
-# without the sanitizers, it starts in a millisecond, not twenty.
+# without the sanitizers, it starts in some 4 ms, not 16.
 $(B)/asan/helpers/recget: tests/helpers/recget.c tests/helpers/recscan.h
 	@mkdir -p $(@D)
 	$(call say,CC)$(CC) $(ALL_CFLAGS) -O2 -o $@ $< $(LIBS)
