@@ -290,12 +290,17 @@ fuzz-corpus: $(B)/asan/helpers/jsonpack $(B)/bin/dagbuild
 	      >$(B)/fuzz/corpus/$$t/seed-$$(basename $$j .jsonl) || exit 1; \
 	  done; \
 	done
-	@cp tests/data/report.csv tests/data/report.json $(B)/fuzz/corpus/rows/
-	@for p in $$($(B)/bin/dagbuild --fabric=list | awk '/^[a-z]/ { print $$1 }'); do \
-	  $(B)/bin/dagbuild --fabric=list | awk -v p=$$p \
-	    '/^[a-z]/ { on = $$1 == p; next } on { sub(/^ +/, ""); print }' \
-	    > $(B)/fuzz/corpus/fabric/seed-$$p || exit 1; \
-	done
+	@case " $(FUZZ_TARGETS) " in *" rows "*) \
+	  cp tests/data/report.csv tests/data/report.json \
+	    $(B)/fuzz/corpus/rows/ ;; \
+	esac
+	@case " $(FUZZ_TARGETS) " in *" fabric "*) \
+	  for p in $$($(B)/bin/dagbuild --fabric=list | awk '/^[a-z]/ { print $$1 }'); do \
+	    $(B)/bin/dagbuild --fabric=list | awk -v p=$$p \
+	      '/^[a-z]/ { on = $$1 == p; next } on { sub(/^ +/, ""); print }' \
+	      > $(B)/fuzz/corpus/fabric/seed-$$p || exit 1; \
+	  done ;; \
+	esac
 
 fuzz-build: $(FUZZ_BINS) fuzz-corpus
 
