@@ -61,11 +61,8 @@ window() {
 		window $seed | mk s.mp
 		opt=$(fluxenum < s.mp)
 		# 60 s: a limit, not a duration; under ASan on a loaded
-		# 2-core machine CBC once had not proved its optimum in 20.
-		# CBC on the first 8, lp_solve on the rest: under ASan CBC
-		# takes up to 40 times as long on these
-		s=cbc
-		[ "$seed" -le 8 ] || s=lpsolve
+		# 2-core machine CBC once had not proved its optimum in 20
+		s=$(milp_solver $seed 8)
 		fluxsolve -m flux -w search -T 60 < s.mp > a.mp
 		fluxsolve -m flux -w milp -s $s -T 60 < s.mp > b.mp
 		fluxsolve -m exact -s $s -T 60 < s.mp > c.mp
@@ -80,6 +77,12 @@ window() {
 		run sj a.mp '[.window_solver, (.models | length == 0 or (.[0].name == "whole dag" and .[0].solver == "search"))]'
 		assert_output '["search",true]'
 	done
+}
+
+# milp_solver SEED N: cbc for the first N seeds, lpsolve for the rest:
+# under ASan CBC takes up to 40 times as long on these problems.
+milp_solver() {
+	if [ "$1" -le "$2" ]; then echo cbc; else echo lpsolve; fi
 }
 
 # replay FILE: the makespan of the schedule in FILE, replayed by ocssim.
@@ -103,11 +106,8 @@ sjr() {
 		window $seed switch | mk s.mp
 		opt=$(fluxenum < s.mp)
 		# 60 s: a limit, not a duration; under ASan on a loaded
-		# 2-core machine CBC once had not proved its optimum in 20.
-		# CBC on the first 6, lp_solve on the rest: under ASan CBC
-		# takes up to 40 times as long on these
-		s=cbc
-		[ "$seed" -le 6 ] || s=lpsolve
+		# 2-core machine CBC once had not proved its optimum in 20
+		s=$(milp_solver $seed 6)
 		fluxsolve -m flux -w search -T 60 < s.mp > a.mp
 		fluxsolve -m flux -w milp -s $s -T 60 < s.mp > b.mp
 		fluxsolve -m exact -s $s -T 60 < s.mp > c.mp

@@ -34,12 +34,18 @@ cmp_edge(const void *x, const void *y)
 	return p->b < q->b ? -1 : p->b > q->b;
 }
 
+/* The ps bytes take at bps, rounded up, exact whatever its size. */
+static unsigned __int128
+ps_exact(uint64_t bytes, uint64_t bps)
+{
+	return ((unsigned __int128)bytes * 8 * PS + bps - 1) / bps;
+}
+
 uint64_t
 tm_ps_for(uint64_t bytes, uint64_t bps)
 {
-	unsigned __int128 t = (unsigned __int128)bytes * 8 * PS;
+	unsigned __int128 t = ps_exact(bytes, bps);
 
-	t = (t + bps - 1) / bps;
 	if (t >= SCHED_FOREVER)
 		die("%llu bytes at %llu bit/s take more than 2^64 ps",
 		    (unsigned long long)bytes, (unsigned long long)bps);
@@ -214,8 +220,7 @@ tm_edges(const struct dag *d, uint64_t bps, struct tm_edge **out)
 		e[ne++] = (struct tm_edge){ ab > ba ? ab : ba, x[i].a, x[i].b,
 		    0 };
 		/* the pair's own time first: a sum of them names no pair */
-		if (((unsigned __int128)e[ne - 1].w * 8 * PS + bps - 1) / bps >=
-		    SCHED_FOREVER)
+		if (ps_exact(e[ne - 1].w, bps) >= SCHED_FOREVER)
 			die("stdin: the %llu bytes between GPUs %u and %u take "
 			    "more than 2^64 ps at %llu bit/s",
 			    (unsigned long long)e[ne - 1].w, x[i].a, x[i].b,
