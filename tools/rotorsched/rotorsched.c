@@ -16,6 +16,7 @@
  * rotors' ports: given, drawn, or the fastest a search simulates
  * (rotorsched_place.c).  See rotorsched(1).
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -34,9 +35,10 @@
 #include "records/wclock.h"
 
 #include "rotorsched.h"
+#include "rotorsched_static.h"
 
 static const char *const modes[] = { "rotor", "bvn", "solstice", "eclipse",
-	NULL };
+	"static", NULL };
 
 /* --place-evals has no short form. */
 #define OPT_EVALS	256
@@ -46,9 +48,10 @@ static const char *const modes[] = { "rotor", "bvn", "solstice", "eclipse",
 static const char USAGE[] =
     "usage: rotorsched [-v] [-c vlb-cap] [-d duty]"
     " [-f direct|vlb|rotorlb]\n"
-    "                  [-m rotor|bvn|solstice|eclipse] [-p placement]"
-    " [-s slot]\n"
-    "                  [-T seconds] [--own] [--place-evals=n]\n";
+    "                  [-m rotor|bvn|solstice|eclipse|static]"
+    " [-p placement]\n"
+    "                  [-s slot] [-T seconds] [--own]"
+    " [--place-evals=n]\n";
 
 static const char OPTIONS[] =
     "Read a task DAG, write a baseline circuit schedule (a stream).\n"
@@ -56,7 +59,8 @@ static const char OPTIONS[] =
     " slot's)\n"
     "  -d, --duty=F            duty cycle of a slot, in (0, 1) (0.9)\n"
     "  -f, --forwarding=F      direct, vlb or rotorlb (direct)\n"
-    "  -m, --mode=M            rotor, bvn, solstice or eclipse (rotor)\n"
+    "  -m, --mode=M            rotor, bvn, solstice, eclipse or static"
+    " (rotor)\n"
     "  -p, --placement=P       identity, a list of ports, random:SEED,"
     " best[:SEED]\n"
     "      --own               write only the schedule's records, not the"
@@ -66,7 +70,9 @@ static const char OPTIONS[] =
     "  -T, --time-limit=SECS   wall-clock limit of -p best and of bvn,"
     " solstice\n"
     "                          and eclipse's search (none)\n"
-    "  -v, --verbose           print the placement and its makespan\n"
+    "  -v, --verbose           print the placement and its makespan, or"
+    " static's\n"
+    "                          circuits and relays\n"
     "  -h, --help              this help\n"
     "      --version           the version and the commit of the build\n";
 
@@ -139,16 +145,20 @@ check_args(const struct args *a, int place_set)
 		warnmsg("-c goes with -f vlb or -f rotorlb");
 		usage();
 	}
-	if (a->mode != MODE_ROTOR && (place_set || a->verbose)) {
-		warnmsg("-p and -v go with -m rotor");
+	if (a->mode != MODE_ROTOR && place_set) {
+		warnmsg("-p goes with -m rotor");
+		usage();
+	}
+	if (a->mode != MODE_ROTOR && a->mode != MODE_STATIC && a->verbose) {
+		warnmsg("-v goes with -m rotor and -m static");
 		usage();
 	}
 	if (a->place.kind != PLACE_BEST && a->place.evals_set) {
 		warnmsg("--place-evals goes with -p best");
 		usage();
 	}
-	if (a->mode == MODE_ROTOR && a->place.kind != PLACE_BEST &&
-	    a->place.seconds > 0) {
+	if (((a->mode == MODE_ROTOR && a->place.kind != PLACE_BEST) ||
+	    a->mode == MODE_STATIC) && a->place.seconds > 0) {
 		warnmsg("-T goes with -p best, -m bvn, -m solstice and "
 		    "-m eclipse");
 		usage();
@@ -217,8 +227,8 @@ parse_args(struct args *a, int argc, char **argv)
 			    strcmp(optarg, modes[i]) != 0; i++)
 				;
 			if (modes[i] == NULL) {
-				warnmsg("-m %s: mode is rotor, bvn, solstice "
-				    "or eclipse", optarg);
+				warnmsg("-m %s: mode is rotor, bvn, solstice, "
+				    "eclipse or static", optarg);
 				usage();
 			}
 			a->mode = i;
@@ -349,6 +359,61 @@ write_schedule(struct stream_writer *w, struct dagin *in, struct args *a,
 	free(a->place.port);
 }
 
+/*
+ * -m static: the input is kept as read, in a temporary file, to be
+ * written again with the relays in its DAG when there are any.
+ */
+static void
+static_run(struct args *a, int argc, char **argv)
+{
+	struct stream_writer *w, *kept;
+	struct schedule sc;
+	struct dagin in;
+	struct dag out;
+	uint32_t *from = NULL;
+	char err[400];
+	size_t nc;
+	int64_t n;
+	FILE *fp;
+
+	if ((fp = tmpfile()) == NULL)
+		die("a temporary file for the stream read: %s",
+		    strerror(errno));
+	if ((kept = stream_writer(fp)) == NULL)
+		die("out of memory");
+	dagin_init(&in);
+	sched_init(&sc);
+	dag_init(&out);
+	in.omit.on = a->own;
+	in.planes_ok = 1;
+	read_input(&in, kept, argc, argv);
+	if ((errno = stream_writer_close(kept)) != 0 || fseek(fp, 0,
+	    SEEK_SET) != 0)
+		die("the temporary file of the stream read: %s",
+		    strerror(errno));
+	snprintf(sc.scheduler, sizeof(sc.scheduler), "static");
+	n = static_schedule(&sc, &in, &out, &from);
+	if (n > 0 && a->own)
+		die("-m static relays %lld transfer%s over circuits, which "
+		    "changes the DAG: --own cannot leave it out",
+		    (long long)n, n == 1 ? "" : "s");
+	if (!in.tiered && sched_check(&sc, &in.net, err, sizeof(err)) != 0)
+		die("internal error: the schedule made is invalid: %s", err);
+	nc = sc.nc;
+	if ((w = stream_writer(stdout)) == NULL)
+		die("out of memory");
+	static_write(w, fp, n > 0 ? &out : NULL, from);
+	fclose(fp);
+	if (a->verbose)
+		warnmsg("static: %zu circuits, up from 0 for ever; %lld "
+		    "transfer%s relayed over circuits (%zu tasks become %zu)",
+		    nc, (long long)n, n == 1 ? "" : "s", in.dag.n,
+		    n > 0 ? out.n : in.dag.n);
+	free(from);
+	dag_free(&out);
+	write_schedule(w, &in, a, &sc);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -363,6 +428,10 @@ main(int argc, char **argv)
 	if (a.mode != MODE_ROTOR && a.place.seconds > 0)
 		a.deadline = wclock_now() + a.place.seconds;
 	die_if_tty();
+	if (a.mode == MODE_STATIC) {
+		static_run(&a, argc - 1, argv + 1);
+		return 0;
+	}
 	dagin_init(&in);
 	sched_init(&sc);
 	if ((w = stream_writer(stdout)) == NULL)
