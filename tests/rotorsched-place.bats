@@ -257,7 +257,7 @@ perms() {
 	-p best:1x|-p best:1x: the seed is a whole number from 0 to 18446744073709551615
 	-m bvn -p best|-p goes with -m rotor
 	-m bvn -p identity|-p goes with -m rotor
-	-m bvn -v|-v goes with -m rotor and -m static
+	-m bvn -v|-v goes with -m rotor, -m static and -m phase
 	-p best --place-evals=0|--place-evals 0: a whole number from 1 to 1000000000000
 	-p best --place-evals=1000000000001|--place-evals 1000000000001: a whole number from 1 to 1000000000000
 	-p best --place-evals=x|--place-evals x: a whole number from 1 to 1000000000000

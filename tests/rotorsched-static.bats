@@ -103,8 +103,8 @@ relay3() {
 	relay3 1 | pack > r.mp
 	run rotorsched -m static < r.mp
 	assert_failure 1
-	assert_output --partial "rotorsched: -m static: no path over the circuits joins GPUs"
-	assert_output --partial "a static topology is a matching"
+	assert_output --partial "rotorsched: no path over the circuits chosen joins GPUs 0 and 2 (transfer 2)"
+	assert_output --partial "a configuration is a matching"
 	# traffic that is a matching: one switch is enough
 	{ hdr; net 4 1; xfer 0 '[]' 0 1 100; xfer 1 '[]' 3 2 100; } | pack |
 	    rotorsched -m static | ocssim > o.mp

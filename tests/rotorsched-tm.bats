@@ -447,9 +447,9 @@ path4() {
 @test "rotorsched-tm: an unknown mode is refused with the list of modes" {
 	run rotorsched -m solstic < /dev/null
 	assert_failure 2
-	assert_line 'rotorsched: -m solstic: mode is rotor, bvn, solstice, eclipse or static'
+	assert_line 'rotorsched: -m solstic: mode is rotor, bvn, solstice, eclipse, static or phase'
 	assert_line 'usage: rotorsched [-v] [-c vlb-cap] [-d duty] [-f direct|vlb|rotorlb]'
-	assert_line --regexp '^ +\[-m rotor\|bvn\|solstice\|eclipse\|static\]'
+	assert_line --regexp '^ +\[-m rotor\|bvn\|solstice\|eclipse\|static\|phase\]'
 }
 
 @test "rotorsched-tm: the rotor options are refused with solstice and eclipse" {

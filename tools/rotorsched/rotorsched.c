@@ -35,10 +35,11 @@
 #include "records/wclock.h"
 
 #include "rotorsched.h"
+#include "rotorsched_phase.h"
 #include "rotorsched_static.h"
 
 static const char *const modes[] = { "rotor", "bvn", "solstice", "eclipse",
-	"static", NULL };
+	"static", "phase", NULL };
 
 /* --place-evals has no short form. */
 #define OPT_EVALS	256
@@ -48,7 +49,7 @@ static const char *const modes[] = { "rotor", "bvn", "solstice", "eclipse",
 static const char USAGE[] =
     "usage: rotorsched [-v] [-c vlb-cap] [-d duty]"
     " [-f direct|vlb|rotorlb]\n"
-    "                  [-m rotor|bvn|solstice|eclipse|static]"
+    "                  [-m rotor|bvn|solstice|eclipse|static|phase]"
     " [-p placement]\n"
     "                  [-s slot] [-T seconds] [--own]"
     " [--place-evals=n]\n";
@@ -59,8 +60,8 @@ static const char OPTIONS[] =
     " slot's)\n"
     "  -d, --duty=F            duty cycle of a slot, in (0, 1) (0.9)\n"
     "  -f, --forwarding=F      direct, vlb or rotorlb (direct)\n"
-    "  -m, --mode=M            rotor, bvn, solstice, eclipse or static"
-    " (rotor)\n"
+    "  -m, --mode=M            rotor, bvn, solstice, eclipse, static or"
+    " phase (rotor)\n"
     "  -p, --placement=P       identity, a list of ports, random:SEED,"
     " best[:SEED]\n"
     "      --own               write only the schedule's records, not the"
@@ -72,7 +73,7 @@ static const char OPTIONS[] =
     "                          and eclipse's search (none)\n"
     "  -v, --verbose           print the placement and its makespan, or"
     " static's\n"
-    "                          circuits and relays\n"
+    "                          and phase's circuits, relays and phases\n"
     "  -h, --help              this help\n"
     "      --version           the version and the commit of the build\n";
 
@@ -149,8 +150,14 @@ check_args(const struct args *a, int place_set)
 		warnmsg("-p goes with -m rotor");
 		usage();
 	}
-	if (a->mode != MODE_ROTOR && a->mode != MODE_STATIC && a->verbose) {
-		warnmsg("-v goes with -m rotor and -m static");
+	if (a->verbose && a->mode != MODE_ROTOR && a->mode != MODE_STATIC &&
+	    a->mode != MODE_PHASE) {
+		warnmsg("-v goes with -m rotor, -m static and -m phase");
+		usage();
+	}
+	if (a->own && a->mode == MODE_PHASE) {
+		warnmsg("--own does not go with -m phase, which reads the "
+		    "DAG's ops");
 		usage();
 	}
 	if (a->place.kind != PLACE_BEST && a->place.evals_set) {
@@ -158,7 +165,7 @@ check_args(const struct args *a, int place_set)
 		usage();
 	}
 	if (((a->mode == MODE_ROTOR && a->place.kind != PLACE_BEST) ||
-	    a->mode == MODE_STATIC) && a->place.seconds > 0) {
+	    a->mode >= MODE_STATIC) && a->place.seconds > 0) {
 		warnmsg("-T goes with -p best, -m bvn, -m solstice and "
 		    "-m eclipse");
 		usage();
@@ -228,7 +235,7 @@ parse_args(struct args *a, int argc, char **argv)
 				;
 			if (modes[i] == NULL) {
 				warnmsg("-m %s: mode is rotor, bvn, solstice, "
-				    "eclipse or static", optarg);
+				    "eclipse, static or phase", optarg);
 				usage();
 			}
 			a->mode = i;
@@ -359,14 +366,36 @@ write_schedule(struct stream_writer *w, struct dagin *in, struct args *a,
 	free(a->place.port);
 }
 
+/* What -v says of a static or per-phase schedule. */
+static void
+say(const struct args *a, const struct phase_out *po, size_t nc,
+    int64_t n, size_t before, size_t after)
+{
+	if (a->mode == MODE_PHASE)
+		warnmsg("phase: %u phase%s of %u class%s; %zu circuits, %llu "
+		    "set up after time 0; %lld transfer%s relayed over "
+		    "circuits (%zu tasks become %zu); predicted makespan "
+		    "%llu ps", po->phases, po->phases == 1 ? "" : "s",
+		    po->classes, po->classes == 1 ? "" : "es", nc,
+		    (unsigned long long)po->changed, (long long)n,
+		    n == 1 ? "" : "s", before, after,
+		    (unsigned long long)po->predicted);
+	else
+		warnmsg("static: %zu circuits, up from 0 for ever; %lld "
+		    "transfer%s relayed over circuits (%zu tasks become %zu)",
+		    nc, (long long)n, n == 1 ? "" : "s", before, after);
+}
+
 /*
- * -m static: the input is kept as read, in a temporary file, to be
- * written again with the relays in its DAG when there are any.
+ * -m static and -m phase: the input is kept as read, in a temporary
+ * file, to be written again with the relays in its DAG when there are
+ * any.
  */
 static void
 static_run(struct args *a, int argc, char **argv)
 {
 	struct stream_writer *w, *kept;
+	struct phase_out po = { 0 };
 	struct schedule sc;
 	struct dagin in;
 	struct dag out;
@@ -391,8 +420,11 @@ static_run(struct args *a, int argc, char **argv)
 	    SEEK_SET) != 0)
 		die("the temporary file of the stream read: %s",
 		    strerror(errno));
-	snprintf(sc.scheduler, sizeof(sc.scheduler), "static");
-	n = static_schedule(&sc, &in, &out, &from);
+	snprintf(sc.scheduler, sizeof(sc.scheduler), "%s", modes[a->mode]);
+	if (a->mode == MODE_PHASE)
+		n = phase_schedule(&sc, &in, fp, &out, &from, &po);
+	else
+		n = static_schedule(&sc, &in, &out, &from);
 	if (n > 0 && a->own)
 		die("-m static relays %lld transfer%s over circuits, which "
 		    "changes the DAG: --own cannot leave it out",
@@ -405,10 +437,7 @@ static_run(struct args *a, int argc, char **argv)
 	static_write(w, fp, n > 0 ? &out : NULL, from);
 	fclose(fp);
 	if (a->verbose)
-		warnmsg("static: %zu circuits, up from 0 for ever; %lld "
-		    "transfer%s relayed over circuits (%zu tasks become %zu)",
-		    nc, (long long)n, n == 1 ? "" : "s", in.dag.n,
-		    n > 0 ? out.n : in.dag.n);
+		say(a, &po, nc, n, in.dag.n, n > 0 ? out.n : in.dag.n);
 	free(from);
 	dag_free(&out);
 	write_schedule(w, &in, a, &sc);
@@ -428,7 +457,7 @@ main(int argc, char **argv)
 	if (a.mode != MODE_ROTOR && a.place.seconds > 0)
 		a.deadline = wclock_now() + a.place.seconds;
 	die_if_tty();
-	if (a.mode == MODE_STATIC) {
+	if (a.mode >= MODE_STATIC) {
 		static_run(&a, argc - 1, argv + 1);
 		return 0;
 	}

@@ -43,8 +43,10 @@ struct unit {
 	uint32_t		 k;	/* joint: the group's GPUs, else 0 */
 };
 
-struct relays {
+struct st_plan {
 	const struct dagin	*in;
+	const uint32_t		*phase;	/* a transfer's, or NULL */
+	uint32_t		 cur;	/* the phase being planned */
 	struct planes		 pl;
 	struct unit		*u;
 	size_t			 nu;
@@ -55,7 +57,7 @@ struct relays {
 };
 
 static uint32_t
-owner_of(const struct relays *r, const struct unit *u, uint32_t g)
+owner_of(const struct st_plan *r, const struct unit *u, uint32_t g)
 {
 	if (u->d == NULL)
 		return g;
@@ -101,7 +103,7 @@ gpu_of(const struct unit *u, uint32_t o, uint32_t src)
 /* ---- the units ---- */
 
 static void
-flat_unit(struct relays *r)
+flat_unit(struct st_plan *r)
 {
 	const struct dag *d = &r->in->dag;
 	size_t t;
@@ -136,7 +138,7 @@ joint_k(const struct fabric *f, const struct plane_desc *d)
 
 /* The unit of plane p0, made on first use. */
 static uint32_t
-unit_at(struct relays *r, size_t p0)
+unit_at(struct st_plan *r, size_t p0)
 {
 	const struct plane_desc *d = &r->pl.fab->d[r->pl.p[p0].desc];
 	struct unit *u;
@@ -163,7 +165,7 @@ unit_at(struct relays *r, size_t p0)
 }
 
 static void
-tiered_units(struct relays *r)
+tiered_units(struct st_plan *r)
 {
 	const struct dagin *in = r->in;
 	const struct dag *d = &in->dag;
@@ -192,8 +194,16 @@ tiered_units(struct relays *r)
 
 /* ---- each unit's configuration ---- */
 
+/* Does transfer t cross a unit in the phase being planned? */
+static int
+planned(const struct st_plan *r, size_t t)
+{
+	return r->tu[t] != NONE && (r->phase == NULL ||
+	    r->phase[t] == r->cur);
+}
+
 static void
-choose(struct relays *r, struct unit *u, uint32_t k)
+choose(struct st_plan *r, struct unit *u, uint32_t k)
 {
 	const struct dag *d = &r->in->dag;
 	uint64_t bps = u->d != NULL ? u->d->rate_bps :
@@ -206,7 +216,7 @@ choose(struct relays *r, struct unit *u, uint32_t k)
 	for (t = 0; t < d->n; t++) {
 		struct dag_task x;
 
-		if (r->tu[t] != k)
+		if (r->tu[t] != k || !planned(r, t))
 			continue;
 		x = d->t[t];
 		x.gpu = owner_of(r, u, x.gpu);
@@ -299,7 +309,7 @@ struct tree {
 };
 
 static void
-add_via(struct relays *r, uint32_t g)
+add_via(struct st_plan *r, uint32_t g)
 {
 	xgrow(&r->via, &r->viacap, r->nvia + 1, sizeof(*r->via));
 	r->via[r->nvia++] = g;
@@ -311,7 +321,7 @@ add_via(struct relays *r, uint32_t g)
  * to the rail of the next, and at the end across to the destination.
  */
 static void
-joint_vias(struct relays *r, const struct unit *u, const struct tree *tr,
+joint_vias(struct st_plan *r, const struct unit *u, const struct tree *tr,
     uint32_t m, const struct dag_task *t)
 {
 	uint32_t i, rail, g, rank = t->gpu % u->k;
@@ -329,7 +339,7 @@ joint_vias(struct relays *r, const struct unit *u, const struct tree *tr,
 
 /* Transfer n->t's relays, from the tree of its source's owner. */
 static void
-path(struct relays *r, const struct need *n, const struct tree *tr)
+path(struct st_plan *r, const struct need *n, const struct tree *tr)
 {
 	const struct dag_task *t = &r->in->dag.t[n->t];
 	const struct unit *u = &r->u[n->unit];
@@ -337,10 +347,10 @@ path(struct relays *r, const struct need *n, const struct tree *tr)
 	size_t at;
 
 	if (tr->parent[o] == NONE)
-		die("-m static: no path over the circuits joins GPUs %u and "
-		    "%u (transfer %zu): with one port %s on %s, a static "
-		    "topology is a matching; use another mode, more planes, "
-		    "or a fabric with an EPS", t->gpu, t->dst, n->t,
+		die("no path over the circuits chosen joins GPUs %u and %u "
+		    "(transfer %zu): with one port %s on %s, a configuration "
+		    "is a matching; use another mode, more planes, or a "
+		    "fabric with an EPS", t->gpu, t->dst, n->t,
 		    u->d != NULL && u->d->attach == ATTACH_UPLINK ?
 		    "a group" : "a GPU", u->d != NULL ? "the plane" :
 		    "the net");
@@ -369,7 +379,7 @@ path(struct relays *r, const struct need *n, const struct tree *tr)
  * the search then starts at the source's rail.
  */
 static int
-needs(const struct relays *r, size_t t, struct need *n)
+needs(const struct st_plan *r, size_t t, struct need *n)
 {
 	const struct dag_task *x = &r->in->dag.t[t];
 	const struct unit *u = &r->u[r->tu[t]];
@@ -389,7 +399,7 @@ needs(const struct relays *r, size_t t, struct need *n)
 }
 
 static size_t
-find_paths(struct relays *r)
+find_paths(struct st_plan *r)
 {
 	const struct dag *d = &r->in->dag;
 	struct need *nd = xcalloc(d->n + 1, sizeof(*nd));
@@ -397,7 +407,7 @@ find_paths(struct relays *r)
 	size_t t, i, nn = 0, owners = 0;
 
 	for (t = 0; t < d->n; t++)
-		if (r->tu[t] != NONE && needs(r, t, &nd[nn]))
+		if (planned(r, t) && needs(r, t, &nd[nn]))
 			nn++;
 	qsort(nd, nn, sizeof(*nd), cmp_need);
 	for (i = 0; i < r->nu; i++)
@@ -427,7 +437,7 @@ find_paths(struct relays *r)
 static size_t
 relay_path(void *arg, size_t t, uint32_t *via, size_t max)
 {
-	const struct relays *r = arg;
+	const struct st_plan *r = arg;
 
 	if (r->cnt[t] > max)
 		return max + 1;
@@ -435,38 +445,84 @@ relay_path(void *arg, size_t t, uint32_t *via, size_t max)
 	return r->cnt[t];
 }
 
+struct st_plan *
+st_plan(const struct dagin *in, const uint32_t *phase)
+{
+	struct st_plan *r = xcalloc(1, sizeof(*r));
+
+	r->in = in;
+	r->phase = phase;
+	r->tu = xcalloc(in->dag.n + 1, sizeof(*r->tu));
+	r->off = xcalloc(in->dag.n + 1, sizeof(*r->off));
+	r->cnt = xcalloc(in->dag.n + 1, sizeof(*r->cnt));
+	if (in->tiered)
+		tiered_units(r);
+	else
+		flat_unit(r);
+	return r;
+}
+
+int
+st_uses_ocs(const struct st_plan *r, size_t t)
+{
+	return r->tu[t] != NONE;
+}
+
+size_t
+st_config(struct st_plan *r, uint32_t k, struct schedule *sc)
+{
+	size_t i;
+
+	r->cur = k;
+	for (i = 0; i < r->nu; i++) {
+		st_free(&r->u[i].st);
+		choose(r, &r->u[i], (uint32_t)i);
+		circuits(sc, &r->u[i]);
+	}
+	return find_paths(r);
+}
+
+int64_t
+st_relay(struct st_plan *r, struct dag *out, uint32_t **from)
+{
+	int64_t n;
+
+	if (r->nvia == 0)
+		return 0;
+	if ((n = relay_dag(&r->in->dag, r->in->net.gpus, relay_path, r,
+	    r->maxhops, out, from)) < 0)
+		die("out of memory (the DAG with its relays)");
+	return n;
+}
+
+void
+st_plan_free(struct st_plan *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nu; i++)
+		st_free(&r->u[i].st);
+	free(r->u);
+	free(r->tu);
+	free(r->off);
+	free(r->cnt);
+	free(r->via);
+	if (r->in->tiered)
+		planes_free(&r->pl);
+	free(r);
+}
+
 int64_t
 static_schedule(struct schedule *sc, const struct dagin *in,
     struct dag *out, uint32_t **from)
 {
-	struct relays r = { .in = in };
-	int64_t n = 0;
-	size_t i;
+	struct st_plan *r = st_plan(in, NULL);
+	int64_t n;
 
-	r.tu = xcalloc(in->dag.n + 1, sizeof(*r.tu));
-	r.off = xcalloc(in->dag.n + 1, sizeof(*r.off));
-	r.cnt = xcalloc(in->dag.n + 1, sizeof(*r.cnt));
-	if (in->tiered)
-		tiered_units(&r);
-	else
-		flat_unit(&r);
-	for (i = 0; i < r.nu; i++) {
-		choose(&r, &r.u[i], (uint32_t)i);
-		circuits(sc, &r.u[i]);
-	}
+	(void)st_config(r, 0, sc);
 	sc->periodic = 0;
 	sc->period = 0;
-	if (find_paths(&r) > 0 && (n = relay_dag(&in->dag, in->net.gpus,
-	    relay_path, &r, r.maxhops, out, from)) < 0)
-		die("out of memory (the DAG with its relays)");
-	for (i = 0; i < r.nu; i++)
-		st_free(&r.u[i].st);
-	free(r.u);
-	free(r.tu);
-	free(r.off);
-	free(r.cnt);
-	free(r.via);
-	if (in->tiered)
-		planes_free(&r.pl);
+	n = st_relay(r, out, from);
+	st_plan_free(r);
 	return n;
 }

@@ -14,13 +14,20 @@
  * from a (a's is a, UINT32_MAX where it does not reach), queue a
  * scratch of owners entries.  Each dies (die()) when memory runs out.
  *
- * static_schedule() makes the whole static schedule of the input: its
- * circuits, up from 0 for ever, in sc, and, when some transfer is
- * relayed, the DAG with its hops in *out and the input task each task
- * of it came from in *from (malloc'd, the caller's); it returns the
- * number of transfers relayed (0: *out and *from untouched).  It dies
- * with a message when a pair with traffic cannot be joined over
- * circuits at all.
+ * A plan (st_plan(), freed by st_plan_free()) holds the units of the
+ * input's net or fabric and the relays found so far; phase, when not
+ * NULL, gives each task a phase (any value for a task no unit
+ * carries).  st_config() chooses the configuration of phase k (of
+ * every transfer when phase is NULL) from the transfers of that phase
+ * alone, adds its circuits to sc, up from 0 for ever, finds the relays
+ * of those transfers over them, and returns how many need relays.
+ * st_uses_ocs() says whether a unit carries transfer t (else an eps
+ * plane carries it whole).  st_relay() makes the DAG with every relay
+ * found in *out, the input task each task of it came from in *from
+ * (malloc'd, the caller's), and returns the number of transfers
+ * relayed (0: none, *out and *from untouched).  Each dies with a
+ * message when a pair with traffic cannot be joined over circuits.
+ * static_schedule() is the whole static schedule so.
  *
  * static_write() writes the stream read (the records kept in fp, from
  * where it stands, as the reader passed them) to w with the DAG
@@ -54,8 +61,15 @@ void	st_tree(const struct st_unit *, uint32_t, uint32_t, uint32_t *,
 	    uint32_t *, uint32_t *);
 void	st_free(struct st_unit *);
 
-int64_t	static_schedule(struct schedule *, const struct dagin *,
-	    struct dag *, uint32_t **);
+struct st_plan;
+
+struct st_plan	*st_plan(const struct dagin *, const uint32_t *);
+size_t		 st_config(struct st_plan *, uint32_t, struct schedule *);
+int		 st_uses_ocs(const struct st_plan *, size_t);
+int64_t		 st_relay(struct st_plan *, struct dag *, uint32_t **);
+void		 st_plan_free(struct st_plan *);
+int64_t		 static_schedule(struct schedule *, const struct dagin *,
+		    struct dag *, uint32_t **);
 void	static_write(struct stream_writer *, FILE *, const struct dag *,
 	    const uint32_t *);
 
