@@ -35,12 +35,13 @@ static const char *const op_kinds[] = { "compute", "allreduce",
 	NULL };
 
 #define OPT_FABRIC	256
+#define OPT_EQUAL	257
 
 static const char USAGE[] =
     "usage: dagbuild [-a ring|hd|direct] [-b bandwidth] [-g gpus]"
     " [-L latency]\n"
     "                [-m port|switch] [-r reconfig] [-s switches]\n"
-    "                [--fabric=name|file]\n";
+    "                [--fabric=name|file] [--eps-equal-cost[=figures]]\n";
 
 static const char OPTIONS[] =
     "Read ops (tracegen, chakra), write the net and the task DAG (a stream).\n"
@@ -48,6 +49,9 @@ static const char OPTIONS[] =
     " (ring)\n"
     "  -b, --bandwidth=RATE    rate of every port each way, as 800Gbps"
     " (800Gbps)\n"
+    "      --eps-equal-cost[=FIGURES]\n"
+    "                          the fabric's OCS replaced by the EPS its cost"
+    " buys\n"
     "      --fabric=F          the net's planes: a preset, a file, or list\n"
     "  -g, --gpus=N            GPUs in the net, at least the trace's (the"
     " trace's)\n"
@@ -347,6 +351,7 @@ static const struct option longopts[] = {
 	{ "algorithm",		required_argument, NULL, 'a' },
 	{ "bandwidth",		required_argument, NULL, 'b' },
 	{ "fabric",		required_argument, NULL, OPT_FABRIC },
+	{ "eps-equal-cost",	optional_argument, NULL, OPT_EQUAL },
 	{ "gpus",		required_argument, NULL, 'g' },
 	{ "latency",		required_argument, NULL, 'L' },
 	{ "reconfig-model",	required_argument, NULL, 'm' },
@@ -410,6 +415,7 @@ parse_args(struct build *b, struct net *net, struct fabopt *fo, int argc,
 		switch (ch) {
 		case 'a': b->algo = pick("a", optarg, coll_algos); break;
 		case OPT_FABRIC: fabric_opt(fo, optarg); break;
+		case OPT_EQUAL: equal_opt(fo, optarg); break;
 		case 'b':
 			fo->set_b = 1;
 			unit_opt("b", optarg, units_parse_rate,
@@ -515,6 +521,7 @@ main(int argc, char **argv)
 		net.gpus = need;
 	else if (net.gpus < need)
 		die("-g %u: the trace uses %u GPUs", net.gpus, need);
+	fabric_equal_cost(&fo, &net);
 	fabric_check_gpus(&fo, net.gpus);
 	expand(&b);
 	fabric_route(&fo, &b);

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/cost.h"
 #include "model/dag.h"
 #include "model/fabric.h"
 #include "model/net.h"
@@ -80,12 +81,16 @@ struct fabopt {
 	int		 on;		/* a fabric that is not the flat net */
 	int		 set_r, set_m, set_L, set_s, set_b;
 	uint64_t	 split;		/* transfers routed in two hops */
+	int		 equal;		/* --eps-equal-cost */
+	struct cost_figures fig;	/* its figures */
 };
 
 /* dagbuild_fabric.c */
 void		 fabric_opt(struct fabopt *, const char *);
 void		 fabric_apply(struct fabopt *, struct net *);
 void		 fabric_check_gpus(const struct fabopt *, uint32_t);
+void		 equal_opt(struct fabopt *, const char *);
+void		 fabric_equal_cost(struct fabopt *, const struct net *);
 void		 fabric_route(struct fabopt *, struct build *);
 
 /* dagbuild.c */

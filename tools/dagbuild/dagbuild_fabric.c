@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "dagbuild.h"
+#include "model/cost.h"
 #include "model/fabric.h"
 #include "model/route.h"
 #include "records/die.h"
@@ -107,6 +108,8 @@ fabric_apply(struct fabopt *fo, struct net *net)
 
 	if (fo->given && !fo->on)
 		flat(fo, net);
+	if (fo->equal)
+		header_minor(STREAM_MINOR_MAX);	/* the net becomes planes */
 	if (!fo->on)
 		return;
 	if (fo->set_s || fo->set_b)
@@ -179,4 +182,92 @@ fabric_route(struct fabopt *fo, struct build *b)
 	dag_free(&b->dag);
 	b->dag = out;
 	fo->split = (uint64_t)split;
+}
+
+/* --eps-equal-cost[=FIGURES]: the figures, on top of the defaults. */
+void
+equal_opt(struct fabopt *fo, const char *arg)
+{
+	char err[300];
+
+	fo->equal = 1;
+	fo->fig = cost_defaults;
+	if (arg != NULL && cost_parse(&fo->fig, arg, err, sizeof(err)) != 0) {
+		warnmsg("--eps-equal-cost=%s: %s", arg, err);
+		exit(2);
+	}
+}
+
+/* The paper's flat net as a fabric: its switches, rate and latency. */
+static void
+paper_fabric(struct fabopt *fo, const struct net *net)
+{
+	char err[300];
+	struct plane_desc *d;
+
+	if (!fo->given && fabric_preset(&fo->fab, "paper", err,
+	    sizeof(err)) != 0)
+		die("%s", err);
+	d = &fo->fab.d[0];
+	d->count = net->switches;
+	d->rate_bps = net->bandwidth_bps;
+	d->latency_ps = net->latency_ps;
+}
+
+static void
+say_cost(const struct fabopt *fo, const char *was, uint32_t gpus,
+    const struct cost_sum *ocs, const struct cost_sum *eps)
+{
+	const struct cost_figures *f = &fo->fig;
+	char what[400] = "", one[160];
+	size_t i, k = 0;
+
+	for (i = 0; i < fo->fab.n; i++) {
+		const struct plane_desc *d = &fo->fab.d[i];
+
+		if (d->kind != PLANE_EPS || d->attach == ATTACH_GROUP ||
+		    k >= sizeof(what))
+			continue;
+		k += (size_t)snprintf(what + k, sizeof(what) - k, "%s%s",
+		    k > 0 ? "; " : "", fabric_describe(d, one, sizeof(one)));
+	}
+	warnmsg("--eps-equal-cost: the scale-out of %s on %u GPUs costs "
+	    "$%.0f and draws %.0f W (%.0f switch ports, %.0f transceivers); "
+	    "that money buys \"%s\": $%.0f, %.0f W (%.0f switch ports, "
+	    "%.0f transceivers); figures xcvr_usd=%g xcvr_w=%g eps_usd=%g "
+	    "eps_w=%g ocs_usd=%g ocs_w=%g eps_tbps=%g", was, gpus, ocs->usd,
+	    ocs->w, ocs->ports, ocs->xcvrs, what, eps->usd, eps->w,
+	    eps->ports, eps->xcvrs, f->xcvr_usd, f->xcvr_w, f->eps_usd,
+	    f->eps_w, f->ocs_usd, f->ocs_w, f->eps_tbps);
+}
+
+/*
+ * --eps-equal-cost: the fabric (the paper's net as one when none was
+ * given) made the EPS-only fabric of the same cost (model/cost), once
+ * the GPUs are known; said on standard error.
+ */
+void
+fabric_equal_cost(struct fabopt *fo, const struct net *net)
+{
+	struct cost_sum ocs, eps;
+	struct fabric out;
+	char err[400], was[FABRIC_NAME];
+
+	if (!fo->equal)
+		return;
+	if (!fo->on)
+		paper_fabric(fo, net);
+	if (fabric_check(&fo->fab, net->gpus, err, sizeof(err)) != 0)
+		die("%s", err);
+	fabric_init(&out);
+	if (cost_eps_equal(&fo->fab, net->gpus, &fo->fig, &out, &ocs, &eps,
+	    err, sizeof(err)) != 0)
+		die("--eps-equal-cost: %s", err);
+	snprintf(was, sizeof(was), "%s", fo->fab.name);
+	fabric_free(&fo->fab);
+	fo->fab = out;
+	snprintf(fo->fab.name, sizeof(fo->fab.name), "%.40s-eps-equal-cost",
+	    was);
+	fo->on = 1;
+	say_cost(fo, was, net->gpus, &ocs, &eps);
 }
