@@ -88,7 +88,8 @@ BUILD_PKGS =	gcc make pkg-config libmsgpack-dev liblpsolve55-dev \
 		coinor-libcbc-dev
 # make demo: report --plot draws with gnuplot.
 DEMO_PKGS =	gnuplot-nox
-# make scale-study: its table reads report's JSON with jq.
+# make scale-study and make regime-study: their tables read report's
+# JSON with jq.
 STUDY_PKGS =	gnuplot-nox jq
 # The benchmarks (make bench*): jq reads records, GNU parallel runs
 # the stages side by side.
@@ -172,7 +173,7 @@ deps: deps-build deps-demo deps-study deps-bench deps-test
 deps-list:
 	@for l in "make (the tools):$(BUILD_PKGS)" \
 	    "make demo, in addition:$(DEMO_PKGS)" \
-	    "make scale-study, in addition:$(STUDY_PKGS)" \
+	    "make scale-study and regime-study, in addition:$(STUDY_PKGS)" \
 	    "make bench*, in addition:$(BENCH_PKGS)" \
 	    "make fuzz, in addition:$(FUZZ_PKGS)" \
 	    "make check and make coverage, in addition:$(TEST_PKGS)"; do \
@@ -392,6 +393,14 @@ scale-study: deps-study
 	@$(MAKE) --no-print-directory tools
 	@pipelines/scale-study
 
+# The regime study (pipelines/regime-study): when timing circuits pays,
+# against static, per-phase, BvN, RotorNet and EPS at equal cost, over
+# tau, bandwidth, domain, OCS position and workload; its knobs (SIZES,
+# TAUS, BWS, DOMAINS, POSITIONS, WORKLOADS, ...) from the environment.
+regime-study: deps-study
+	@$(MAKE) --no-print-directory tools
+	@pipelines/regime-study
+
 # Each stage of tracegen | dagbuild | fluxsolve -m greedy | ocssim at
 # GPUS (1024) GPUs: time, CPU, peak memory and output size.
 bench-pipeline: deps-bench
@@ -419,5 +428,6 @@ clean:
 	deps-test \
 	deps-list asan clang fuzz fuzz-build fuzz-corpus check coverage \
 	traces demo figures bench bench-flux bench-greedy bench-limits bench-place \
-	bench-tm scale-study bench-pipeline install uninstall clean
+	bench-tm scale-study regime-study bench-pipeline install uninstall \
+	clean
 .SECONDARY:
