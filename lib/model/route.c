@@ -1,37 +1,36 @@
 /* route: transfers no plane carries whole, split into hops. */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "model/dag.h"
 #include "model/fabric.h"
+#include "model/relay.h"
 #include "model/route.h"
 
-/* Task t, task i of in, its dependencies mapped to out's ids. */
-static int
-copy(const struct dag *in, size_t i, const struct dag_task *t,
-    const uint32_t *map, struct dag *out)
+struct hops {
+	const struct dag	*d;
+	const struct fabric	*f;
+	uint32_t		 bad_g, bad_h;
+};
+
+/* Transfer i's relay, if no plane joins its GPUs: the relay_path_fn. */
+static size_t
+hop(void *arg, size_t i, uint32_t *via, size_t max)
 {
-	const uint32_t *dep = dag_deps(in, i);
-	uint32_t *to;
-	size_t j;
+	struct hops *h = arg;
+	const struct dag_task *t = &h->d->t[i];
+	uint32_t r;
 
-	if ((to = dag_dep_space(out, t->ndep)) == NULL)
-		return -1;
-	for (j = 0; j < t->ndep; j++)
-		to[j] = map[dep[j]];
-	return dag_add(out, t, to, t->ndep);
-}
-
-/* The hop from relay r to h after the one just added. */
-static int
-second_hop(const struct dag_task *t, uint32_t r, struct dag *out)
-{
-	struct dag_task hop = *t;
-	uint32_t prev = (uint32_t)(out->n - 1);
-
-	hop.gpu = r;
-	hop.ndep = 1;
-	return dag_add(out, &hop, &prev, 1);
+	if (fabric_joined(h->f, t->gpu, t->dst))
+		return 0;
+	if ((r = fabric_relay(h->f, t->gpu, t->dst)) == UINT32_MAX) {
+		h->bad_g = t->gpu;
+		h->bad_h = t->dst;
+		return max + 1;
+	}
+	via[0] = r;
+	return 1;
 }
 
 /*
@@ -42,42 +41,17 @@ int64_t
 route_dag(const struct dag *in, const struct fabric *f, struct dag *out,
     uint32_t *from, uint32_t *bad_g, uint32_t *bad_h)
 {
-	uint32_t *map, r;
-	struct dag_task first;
-	int64_t split = 0;
-	size_t i;
+	struct hops h = { in, f, UINT32_MAX, UINT32_MAX };
+	uint32_t *fr;
+	int64_t split;
 
-	*bad_g = *bad_h = UINT32_MAX;
-	if ((map = calloc(in->n + 1, sizeof(*map))) == NULL)
+	split = relay_dag(in, UINT32_MAX, hop, &h, 1, out, &fr);
+	*bad_g = h.bad_g;
+	*bad_h = h.bad_h;
+	if (split < 0)
 		return -1;
-	for (i = 0; i < in->n; i++) {
-		const struct dag_task *t = &in->t[i];
-
-		r = UINT32_MAX;
-		if (t->kind == DAG_TRANSFER && !fabric_joined(f, t->gpu,
-		    t->dst) && (r = fabric_relay(f, t->gpu, t->dst)) ==
-		    UINT32_MAX) {
-			*bad_g = t->gpu;
-			*bad_h = t->dst;
-			goto fail;
-		}
-		first = *t;
-		if (r != UINT32_MAX)
-			first.dst = r;
-		if (copy(in, i, &first, map, out) != 0)
-			goto fail;
-		from[out->n - 1] = (uint32_t)i;
-		if (r != UINT32_MAX) {
-			if (second_hop(t, r, out) != 0)
-				goto fail;
-			from[out->n - 1] = (uint32_t)i;
-			split++;
-		}
-		map[i] = (uint32_t)(out->n - 1);
-	}
-	free(map);
+	if (out->n > 0)
+		memcpy(from, fr, out->n * sizeof(*from));
+	free(fr);
 	return split;
-fail:
-	free(map);
-	return -1;
 }

@@ -5,7 +5,8 @@
  * route_dag() copies the DAG in into out (initialised by the caller,
  * and owned by it after, whatever is returned).  A transfer from g to h
  * that no plane joins goes first over g's group to its relay, the GPU
- * of g's group on h's rail (fabric_relay()), then over that rail to h:
+ * of g's group on h's rail (fabric_relay()), then over that rail to h
+ * (model/relay):
  * two transfers of its bytes and step, the first with its dependencies,
  * the second depending on the first alone; every task that waited for
  * the transfer waits for the second.  Other tasks are copied as they

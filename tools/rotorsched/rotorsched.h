@@ -119,6 +119,7 @@ uint32_t	*place_choose(const struct args *, const struct dagin *);
 /*
  * rotorsched_tm.c: what the traffic-matrix schedulers share.
  *
+ * tm_cmp_edge() orders edges heaviest first, then by (a, b).
  * tm_edges() gathers the pairs a < b of GPUs with a transfer between
  * them, with w = max(D[a][b], D[b][a]), in the order of (a, b), into an
  * array the caller frees; it dies when the DAG has no transfer, or a
@@ -162,6 +163,7 @@ struct tm_plan {
 	size_t		 np, pcap;
 };
 
+int		tm_cmp_edge(const void *, const void *);
 size_t		tm_edges(const struct dag *, uint64_t, struct tm_edge **);
 uint64_t	tm_ps_for(uint64_t, uint64_t);
 void		tm_config(struct tm_plan *, uint64_t);

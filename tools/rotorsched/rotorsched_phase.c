@@ -48,6 +48,19 @@ struct ph {
 	uint64_t		*start, *end;	/* of each task of d */
 };
 
+/* A run's start and end of each task, kept; -1 when it made none. */
+static int
+keep(struct ph *p, const uint64_t *start, const uint64_t *end)
+{
+	size_t bytes = p->d->n * sizeof(*p->end);
+
+	if (start == NULL || end == NULL)
+		return -1;
+	memcpy(p->start, start, bytes);
+	memcpy(p->end, end, bytes);
+	return 0;
+}
+
 /*
  * d under sc (the ideal fabric when sc is NULL): the start and end of
  * each task, those done when the run stops short; 0, or -1 with a
@@ -57,7 +70,6 @@ static int
 simulate(struct ph *p, const struct schedule *sc, uint64_t *ms, char *err,
     size_t n)
 {
-	size_t bytes = p->d->n * sizeof(*p->end);
 	struct schedule none;
 	int rc;
 
@@ -70,11 +82,7 @@ simulate(struct ph *p, const struct schedule *sc, uint64_t *ms, char *err,
 		memset(&out, 0, sizeof(out));
 		rc = fabsim_run(p->d, &p->pl, sc != NULL ? sc : &none, &o,
 		    &out, err, n);
-		if (out.start != NULL && out.end != NULL) {
-			memcpy(p->start, out.start, bytes);
-			memcpy(p->end, out.end, bytes);
-		} else
-			rc = -1;
+		rc |= keep(p, out.start, out.end);
 		*ms = out.makespan;
 		fabsim_out_free(&out);
 	} else {
@@ -84,11 +92,7 @@ simulate(struct ph *p, const struct schedule *sc, uint64_t *ms, char *err,
 
 		memset(&out, 0, sizeof(out));
 		rc = sim_run(p->d, &p->in->net, sc, &o, &out, err, n);
-		if (out.start != NULL && out.end != NULL) {
-			memcpy(p->start, out.start, bytes);
-			memcpy(p->end, out.end, bytes);
-		} else
-			rc = -1;
+		rc |= keep(p, out.start, out.end);
 		*ms = out.makespan;
 		sim_out_free(&out);
 	}

@@ -39,19 +39,6 @@
 
 #define NONE	UINT32_MAX
 
-/* Heaviest first, then by the pair. */
-static int
-cmp_weight(const void *x, const void *y)
-{
-	const struct tm_edge *p = x, *q = y;
-
-	if (p->w != q->w)
-		return p->w > q->w ? -1 : 1;
-	if (p->a != q->a)
-		return p->a < q->a ? -1 : 1;
-	return p->b < q->b ? -1 : p->b > q->b;
-}
-
 /* ---- 1: the path through every owner with traffic ---- */
 
 static uint32_t
@@ -128,7 +115,7 @@ skeleton(struct st_unit *u, const struct tm_edge *e, size_t ne)
 
 static const uint32_t *fill_copies;
 
-/* By bytes over one more circuit, heaviest first; then as cmp_weight. */
+/* By bytes over one more circuit, heaviest first; then as tm_cmp_edge. */
 static int
 cmp_share(const void *x, const void *y)
 {
@@ -140,7 +127,7 @@ cmp_share(const void *x, const void *y)
 
 	if (l != r)
 		return l > r ? -1 : 1;
-	return cmp_weight(x, y);
+	return tm_cmp_edge(x, y);
 }
 
 /* The circuits each pair has: e[i].pick is i, copies[i] its count. */
@@ -195,11 +182,11 @@ st_choose(struct st_unit *u, struct tm_edge *e, size_t ne)
 	    sizeof(*u->mate));
 	for (i = 0; i < (size_t)u->nv * u->owners; i++)
 		u->mate[i] = NONE;
-	qsort(e, ne, sizeof(*e), cmp_weight);
+	qsort(e, ne, sizeof(*e), tm_cmp_edge);
 	if (u->nv >= 2)
 		skeleton(u, e, ne);
 	fill(u, e, ne);
-	qsort(e, ne, sizeof(*e), cmp_weight);
+	qsort(e, ne, sizeof(*e), tm_cmp_edge);
 }
 
 /* ---- the relays: fewest circuits, breadth first ---- */

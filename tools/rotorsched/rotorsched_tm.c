@@ -22,8 +22,8 @@
 
 #define PS	RS_PS
 
-static int
-cmp_edge(const void *x, const void *y)
+int
+tm_cmp_edge(const void *x, const void *y)
 {
 	const struct tm_edge *p = x, *q = y;
 
@@ -105,8 +105,8 @@ take(struct tm_edge *e, size_t live, uint64_t min, struct tm_edge *tmp)
 	}
 	a = memmove(tmp + nb, e, na * sizeof(*e));	/* after the picked */
 	for (i = 0; ia < na || ib < nb; i++)
-		e[i] = ib == nb || (ia < na && cmp_edge(&a[ia], &tmp[ib]) < 0) ?
-		    a[ia++] : tmp[ib++];
+		e[i] = ib == nb || (ia < na &&
+		    tm_cmp_edge(&a[ia], &tmp[ib]) < 0) ? a[ia++] : tmp[ib++];
 	return na + nb;
 }
 
@@ -126,7 +126,7 @@ decompose(struct tm_edge *e, size_t live, const struct net *n,
 	uint64_t min;
 	size_t i;
 
-	qsort(e, live, sizeof(*e), cmp_edge);
+	qsort(e, live, sizeof(*e), tm_cmp_edge);
 	while (live > 0 && !tm_late(deadline)) {
 		min = pick_matching(e, live, used);
 		tm_config(pl, tm_ps_for(min, n->bandwidth_bps));
@@ -152,7 +152,7 @@ tm_rest(struct tm_edge *e, size_t live, const struct net *n,
 	uint8_t *used = xcalloc(n->gpus, 1);
 	size_t i, k;
 
-	qsort(e, live, sizeof(*e), cmp_edge);
+	qsort(e, live, sizeof(*e), tm_cmp_edge);
 	while (live > 0) {
 		tm_config(pl, tm_ps_for(e[0].w, n->bandwidth_bps));
 		(void)pick_matching(e, live, used);
