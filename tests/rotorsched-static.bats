@@ -163,3 +163,33 @@ relay3() {
 		esac
 	done
 }
+
+# An EPS and an OCS of one 100 Gbit/s port a GPU each; GPU 0 sends
+# 3000 bytes to 1 and to 2.  One port: the circuit goes to 0-1, and
+# 0->2 takes the EPS beside it: 3000 B at 100 Gbit/s each, side by
+# side, 240,000 ps; the EPS alone carries both, 480,000.
+@test "rotorsched -m static: beside an EPS, a pair without a circuit takes the EPS, not a relay" {
+	printf 'eps all rate=100Gbps\nocs all rate=100Gbps\n' > ep.fabric
+	tracegen -l 1 -t 1 -d 4 | dagbuild --fabric=ep.fabric |
+	    relreport --dump - | grep '"type":"net"' | sed 's/"gpus":4/"gpus":3/' > net.json
+	{ hdr; cat net.json; xfer 0 '[]' 0 1 3000; xfer 1 '[]' 0 2 3000; } | pack > ep.mp
+	rotorsched -m static -v < ep.mp > s.mp 2> err
+	run field s.mp schedule scheduler circuits_first
+	assert_output "static true"
+	run field s.mp circuit switch a b
+	assert_output "1 0 1"
+	grep -q "0 transfers relayed" err
+	ocssim < s.mp > o.mp
+	run field o.mp result makespan_ps
+	assert_output 240000
+	rotorsched -m bvn < ep.mp | ocssim > b.mp
+	run field b.mp result makespan_ps
+	assert_output 480000
+	# on the presets that split a NIC: a replay, at or above the bound
+	tracegen -M mixtral-8x7b -l 1 -t 1 -x 8 -d 16 -g h100 > ops.mp
+	for fab in hgx-h100-rail-eps hgx-h100-flat-eps hgx-h100-uplink-eps; do
+		dagbuild --fabric=$fab < ops.mp | rotorsched -m static | ocssim > o.mp
+		read -r m b <<< "$(field o.mp result makespan_ps lower_bound_ps)"
+		[ "$m" -ge "$b" ]
+	done
+}

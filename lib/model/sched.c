@@ -100,6 +100,7 @@ sched_read_schedule(struct rec *r, struct schedule *s)
 	s->period = s->periodic ? rec_u64(r, "period_ps") : 0;
 	s->forwarding = rec_enum_or(r, "forwarding", sched_fwds, SCHED_DIRECT);
 	s->vlb_cap = rec_u64_or(r, "vlb_cap_bytes", 0);
+	s->circuits_first = rec_bool_or(r, "circuits_first", 0);
 	if (!rec_failed(r) && s->periodic && s->period == 0)
 		rec_fail(r, "key \"period_ps\": must be positive");
 	if (rec_failed(r))
@@ -213,7 +214,7 @@ void
 sched_write_schedule(msgpack_packer *pk, const struct schedule *s)
 {
 	size_t n = 4 + (s->periodic != 0) + (s->vlb_cap != 0) +
-	    (s->place != NULL);
+	    (s->circuits_first != 0) + (s->place != NULL);
 	uint32_t i;
 
 	stream_pack_record(pk, "schedule", n);
@@ -224,6 +225,8 @@ sched_write_schedule(msgpack_packer *pk, const struct schedule *s)
 	stream_pack_kstr(pk, "forwarding", sched_fwds[s->forwarding]);
 	if (s->vlb_cap != 0)
 		stream_pack_ku64(pk, "vlb_cap_bytes", s->vlb_cap);
+	if (s->circuits_first)
+		stream_pack_kbool(pk, "circuits_first", 1);
 	if (s->place == NULL)
 		return;
 	stream_pack_str(pk, "placement");

@@ -13,6 +13,12 @@
  * the circuits by (switch, from, a) and names the first violation in
  * the caller's buffer.
  *
+ * On a tiered fabric, a schedule of circuits alone may say
+ * circuits_first: a transfer goes over the ocs planes whose circuits
+ * join its ports at some time in the schedule, else over the plane
+ * planes_route() gives it (an eps one first); rotorsched -m static
+ * says so where an eps plane is beside its circuits.
+ *
  * A schedule may record a placement, the port of each GPU on a table
  * whose circuits were relabelled (rotorsched -p): place[g] for every
  * GPU g, a permutation of the net's GPUs, or place NULL for none.  The
@@ -65,6 +71,7 @@ struct schedule {
 	uint64_t	 period;
 	int		 forwarding;
 	uint64_t	 vlb_cap;
+	int		 circuits_first; /* tiered: a circuit, else eps */
 	uint32_t	*place;		/* port of each GPU, or NULL */
 	uint32_t	 nplace;
 	struct circuit	*c;

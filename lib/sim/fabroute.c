@@ -127,7 +127,11 @@ plan_links(struct fs *s, uint32_t t, uint32_t g, uint32_t h,
 	return up ? group_links(s, pp->desc, g, h, f) : 0;
 }
 
-/* Unplanned, over planes_route()'s description: ocs over its circuits. */
+/*
+ * Unplanned, over planes_route()'s description (or, circuits_first,
+ * over the ocs one whose circuits join g and h, if any): ocs over its
+ * circuits.
+ */
 static int
 circ_links(struct fs *s, uint32_t g, uint32_t h, struct fabflow *f,
     uint32_t *desc)
@@ -136,9 +140,11 @@ circ_links(struct fs *s, uint32_t g, uint32_t h, struct fabflow *f,
 	const struct plane_desc *d;
 	uint32_t u, x, y;
 	size_t p0;
-	int64_t i;
+	int64_t i = -1;
 
-	if ((i = planes_route(pl->fab, g, h, &u)) < 0 ||
+	if (s->sc->circuits_first)
+		i = fabsetup_circuit_joins(s, g, h, &u);
+	if ((i < 0 && (i = planes_route(pl->fab, g, h, &u)) < 0) ||
 	    pl->fab->d[i].kind == PLANE_EPS)
 		return ideal_links(s, g, h, f, desc);
 	*desc = (uint32_t)i;

@@ -331,6 +331,51 @@ covered(struct fs *s)
 	return 0;
 }
 
+/* circuits_first: the places of the schedule's circuits, sorted. */
+static int
+circuit_places(struct fs *s)
+{
+	const struct schedule *sc = s->sc;
+	size_t i;
+
+	if ((s->ckeys = mem_array(sc->nc + 1, sizeof(*s->ckeys))) == NULL) {
+		fabsim_fail(s, "out of memory (%zu circuits)", sc->nc);
+		return -1;
+	}
+	for (i = 0; i < sc->nc; i++)
+		s->ckeys[i] = circ_key(s->pl, sc->c[i].sw, sc->c[i].a,
+		    sc->c[i].b);
+	qsort(s->ckeys, sc->nc, sizeof(*s->ckeys), cmp_u64);
+	return 0;
+}
+
+int64_t
+fabsetup_circuit_joins(const struct fs *s, uint32_t g, uint32_t h,
+    uint32_t *unit)
+{
+	const struct planes *pl = s->pl;
+	const struct fabric *f = pl->fab;
+	uint64_t key;
+	size_t i, p0;
+	int64_t u;
+
+	for (i = 0; s->ckeys != NULL && i < f->n; i++) {
+		if (f->d[i].kind != PLANE_OCS ||
+		    (u = planes_unit(&f->d[i], g, h)) < 0)
+			continue;
+		p0 = pl->base[i] + (size_t)u * f->d[i].count;
+		key = circ_key(pl, (uint32_t)p0,
+		    (uint32_t)planes_port(pl, p0, g),
+		    (uint32_t)planes_port(pl, p0, h));
+		if (bsearch(&key, s->ckeys, s->sc->nc, sizeof(key),
+		    cmp_u64) != NULL) {
+			*unit = (uint32_t)u;
+			return (int64_t)i;
+		}
+	}
+	return -1;
+}
+
 static int
 take_schedule(struct fs *s)
 {
@@ -353,7 +398,8 @@ take_schedule(struct fs *s)
 	if ((s->partner = mem_array(n + 1, sizeof(*s->partner))) == NULL)
 		goto oom;
 	memset(s->partner, 0xff, (n + 1) * sizeof(*s->partner));
-	if (take_circuits(s) != 0)
+	if (take_circuits(s) != 0 ||
+	    (s->sc->circuits_first && circuit_places(s) != 0))
 		return -1;
 	return s->sc->periodic ? covered(s) : 0;
 oom:
@@ -559,5 +605,6 @@ fabsetup_free(struct fs *s)
 	free(s->pkmark);
 	free(s->corder);
 	free(s->poff);
+	free(s->ckeys);
 	free(s->partner);
 }

@@ -17,6 +17,9 @@
  * the ports, not the queues).  fabsetup_links() (fabroute.c) names the
  * links a transfer's flow crosses (fabsim.h), its description and
  * latency.
+ * fabsetup_circuit_joins(), for a schedule that says circuits_first
+ * (sched.h), gives the ocs description whose circuits join g and h at
+ * some time of the schedule, its unit in *unit, or -1 when none does.
  * fabsetup_circuit() brings a circuit up (i: its place in the order
  * of starts, by which circuits are fed to the event queue one at a
  * time; a periodic schedule's feed starts again each period) or down
@@ -108,6 +111,8 @@ struct fs {
 	uint64_t			 cper;	/* the period being fed */
 	size_t				*poff;	/* circuits mode: each plane's */
 	uint32_t			*partner; /* ports' last partners */
+	uint64_t			*ckeys;	/* circuits_first: the
+						   circuits' places, sorted */
 	uint32_t			*pk;	/* GPUs whose buffers grew */
 	size_t				 npk;
 	uint8_t				*pkmark;
@@ -122,6 +127,8 @@ int	fabsetup(struct fs *);
 int	fabsetup_plans(struct fs *);
 int	fabsetup_links(struct fs *, uint32_t, struct fabflow *, uint32_t *,
 	    uint64_t *);
+int64_t	fabsetup_circuit_joins(const struct fs *, uint32_t, uint32_t,
+	    uint32_t *);
 void	fabsetup_circuit(struct fs *, int, uint32_t);
 void	fabsetup_peak(struct fs *, uint32_t);
 void	fabsetup_peaks(struct fs *);

@@ -33,7 +33,10 @@
  *                 unit, shared max-min with the pair's other flows.  A
  *                 periodic schedule repeats until the last task ends;
  *                 each such transfer's ports must have a circuit in the
- *                 period, which is checked before the run.
+ *                 period, which is checked before the run.  A
+ *                 schedule that says circuits_first (sched.h) sends
+ *                 a transfer over the first ocs description whose
+ *                 circuits join its ports at some time, if any.
  * A transfer's last byte arrives after its plane's latency.
  *
  * Statistics are kept per GPU (as sim.h's) and per description of the

@@ -51,6 +51,8 @@ struct st_plan {
 	struct unit		*u;
 	size_t			 nu;
 	uint32_t		*tu;	/* a transfer's unit, NONE: whole */
+	uint8_t			*eps;	/* else over an eps plane */
+	int			 anyeps;
 	uint32_t		*off, *cnt;	/* its relays in via */
 	uint32_t		*via;
 	size_t			 nvia, viacap, maxhops;
@@ -164,6 +166,22 @@ unit_at(struct st_plan *r, size_t p0)
 	return (uint32_t)r->nu++;
 }
 
+/* The first ocs description joining g and h, its unit; -1 when none. */
+static int64_t
+ocs_joining(const struct fabric *f, uint32_t g, uint32_t h, uint32_t *unit)
+{
+	size_t i;
+	int64_t u;
+
+	for (i = 0; i < f->n; i++)
+		if (f->d[i].kind == PLANE_OCS &&
+		    (u = planes_unit(&f->d[i], g, h)) >= 0) {
+			*unit = (uint32_t)u;
+			return (int64_t)i;
+		}
+	return -1;
+}
+
 static void
 tiered_units(struct st_plan *r)
 {
@@ -185,11 +203,28 @@ tiered_units(struct st_plan *r)
 			die("transfer %zu (%u->%u): no plane joins its GPUs: "
 			    "route the DAG for this fabric (dagbuild --fabric)",
 			    t, d->t[t].gpu, d->t[t].dst);
-		if (in->fab.d[i].kind == PLANE_OCS)
-			r->tu[t] = unit_at(r, r->pl.base[i] + (joint_k(&in->fab,
-			    &in->fab.d[i]) > 0 ? 0 : (size_t)unit *
-			    in->fab.d[i].count));
+		if (in->fab.d[i].kind == PLANE_EPS) {
+			/*
+			 * static, beside a scale-out eps: a circuit if it
+			 * gets one, else the eps; a group's stays there
+			 */
+			if (r->phase != NULL ||
+			    in->fab.d[i].attach == ATTACH_GROUP ||
+			    (i = ocs_joining(&in->fab, d->t[t].gpu,
+			    d->t[t].dst, &unit)) < 0)
+				continue;
+			r->eps[t] = 1;
+			r->anyeps = 1;
+		}
+		r->tu[t] = unit_at(r, r->pl.base[i] + (joint_k(&in->fab,
+		    &in->fab.d[i]) > 0 ? 0 : (size_t)unit *
+		    in->fab.d[i].count));
 	}
+	for (t = 0; t < r->nu; t++)
+		r->u[t].st.nopath = 1;
+	for (t = 0; t < d->n; t++)
+		if (r->tu[t] != NONE && !r->eps[t])
+			r->u[r->tu[t]].st.nopath = 0;
 }
 
 /* ---- each unit's configuration ---- */
@@ -407,8 +442,8 @@ find_paths(struct st_plan *r)
 	size_t t, i, nn = 0, owners = 0;
 
 	for (t = 0; t < d->n; t++)
-		if (planned(r, t) && needs(r, t, &nd[nn]))
-			nn++;
+		if (planned(r, t) && needs(r, t, &nd[nn]) && !r->eps[t])
+			nn++;		/* else the eps carries it whole */
 	qsort(nd, nn, sizeof(*nd), cmp_need);
 	for (i = 0; i < r->nu; i++)
 		if (r->u[i].st.owners > owners)
@@ -455,6 +490,7 @@ st_plan(const struct dagin *in, const uint32_t *phase)
 	r->tu = xcalloc(in->dag.n + 1, sizeof(*r->tu));
 	r->off = xcalloc(in->dag.n + 1, sizeof(*r->off));
 	r->cnt = xcalloc(in->dag.n + 1, sizeof(*r->cnt));
+	r->eps = xcalloc(in->dag.n + 1, 1);
 	if (in->tiered)
 		tiered_units(r);
 	else
@@ -506,6 +542,7 @@ st_plan_free(struct st_plan *r)
 	free(r->tu);
 	free(r->off);
 	free(r->cnt);
+	free(r->eps);
 	free(r->via);
 	if (r->in->tiered)
 		planes_free(&r->pl);
@@ -522,6 +559,7 @@ static_schedule(struct schedule *sc, const struct dagin *in,
 	(void)st_config(r, 0, sc);
 	sc->periodic = 0;
 	sc->period = 0;
+	sc->circuits_first = r->anyeps;
 	n = st_relay(r, out, from);
 	st_plan_free(r);
 	return n;

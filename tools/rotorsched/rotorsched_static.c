@@ -183,7 +183,7 @@ st_choose(struct st_unit *u, struct tm_edge *e, size_t ne)
 	for (i = 0; i < (size_t)u->nv * u->owners; i++)
 		u->mate[i] = NONE;
 	qsort(e, ne, sizeof(*e), tm_cmp_edge);
-	if (u->nv >= 2)
+	if (u->nv >= 2 && !u->nopath)
 		skeleton(u, e, ne);
 	fill(u, e, ne);
 	qsort(e, ne, sizeof(*e), tm_cmp_edge);

@@ -6,7 +6,9 @@
  * that DAG.
  *
  * A unit: owners 0..owners-1 and nv matchings of them, mate[v * owners
- * + o] the partner of o in matching v or UINT32_MAX.  st_choose()
+ * + o] the partner of o in matching v or UINT32_MAX; nopath when no
+ * transfer is relayed (an eps plane carries those without a circuit),
+ * so that step 1 is left out.  st_choose()
  * fills mate (allocated, st_free() frees it) from the unit's pairs
  * with traffic, e[0..ne) among owners, which it reorders (heaviest
  * first on return).  st_direct() says whether a and b share a circuit;
@@ -27,7 +29,11 @@
  * (malloc'd, the caller's), and returns the number of transfers
  * relayed (0: none, *out and *from untouched).  Each dies with a
  * message when a pair with traffic cannot be joined over circuits.
- * static_schedule() is the whole static schedule so.
+ * static_schedule() is the whole static schedule so; where an eps
+ * plane joins the GPUs of a transfer that an ocs unit joins too, the
+ * transfer goes over a circuit of its GPUs if the choice gives it one,
+ * else over the eps plane, not relayed, and the schedule says
+ * circuits_first (sched.h).
  *
  * static_write() writes the stream read (the records kept in fp, from
  * where it stands, as the reader passed them) to w with the DAG
@@ -53,6 +59,7 @@ struct st_unit {
 	uint32_t	 owners;
 	uint32_t	 nv;
 	uint32_t	*mate;
+	int		 nopath;	/* no relays: no path to build */
 };
 
 void	st_choose(struct st_unit *, struct tm_edge *, size_t);
