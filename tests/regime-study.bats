@@ -105,7 +105,7 @@ tsv() {
 	assert_line --index 2 --regexp ' 1ms +1\.100 +1\.000 .* feasible +5\.00% static +10\.0% +1\.100$'
 	run "$TOP/pipelines/regime-table" -c < r.tsv
 	assert_line "  16 dense d8 rail 400G: Flux pays up to 10us; from 1ms on static is as good or better, Flux +10.0% there"
-	assert_line "  16 GPUs, dense, domain 8, OCS at rail: Flux pays at every tau at no Gbit/s; up to a tau at 400G:10us"
+	assert_line "  16 GPUs, dense, domain 8, OCS at rail: always -; up to 400G<=10us; ties -; never -"
 }
 
 @test "regime-table: ties, never, always; na and dnf rows; a stream that is no runs.tsv" {
