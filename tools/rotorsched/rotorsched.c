@@ -158,7 +158,7 @@ check_args(const struct args *a, int place_set)
 	}
 	if (a->own && a->mode == MODE_PHASE) {
 		warnmsg("--own does not go with -m phase, which reads the "
-		    "DAG's ops");
+		    "DAG's task names");
 		usage();
 	}
 	if (a->place.kind != PLACE_BEST && a->place.evals_set) {

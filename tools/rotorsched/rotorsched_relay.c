@@ -187,13 +187,15 @@ tiered_units(struct st_plan *r)
 {
 	const struct dagin *in = r->in;
 	const struct dag *d = &in->dag;
-	uint32_t unit;
+	uint32_t unit, jk[FABRIC_MAX_DESC];
 	int64_t i;
 	size_t t;
 
 	if (planes_expand(&r->pl, &in->fab, in->net.gpus) != 0)
 		die("out of memory (the planes of %s on %u GPUs)",
 		    in->fab.name, in->net.gpus);
+	for (t = 0; t < in->fab.n; t++)
+		jk[t] = joint_k(&in->fab, &in->fab.d[t]);
 	for (t = 0; t < d->n; t++) {
 		r->tu[t] = NONE;
 		if (d->t[t].kind != DAG_TRANSFER)
@@ -216,9 +218,8 @@ tiered_units(struct st_plan *r)
 			r->eps[t] = 1;
 			r->anyeps = 1;
 		}
-		r->tu[t] = unit_at(r, r->pl.base[i] + (joint_k(&in->fab,
-		    &in->fab.d[i]) > 0 ? 0 : (size_t)unit *
-		    in->fab.d[i].count));
+		r->tu[t] = unit_at(r, r->pl.base[i] + (jk[i] > 0 ? 0 :
+		    (size_t)unit * in->fab.d[i].count));
 	}
 	for (t = 0; t < r->nu; t++)
 		r->u[t].st.nopath = 1;
@@ -274,21 +275,26 @@ choose(struct st_plan *r, struct unit *u, uint32_t k)
 /*
  * Matching v's circuit between owners o and m: on a joint unit, that
  * of rail (local rank) v / count between its GPUs of the two groups,
- * on the plane v % count of the rail's (or of all's).
+ * on the plane v % count of the rail's (or of all's); else on plane
+ * v / per of the unit, port v % per of each owner.
  */
 static void
 circuit(struct schedule *sc, const struct unit *u, uint32_t v, uint32_t o,
     uint32_t m)
 {
-	uint32_t c = v % u->d->count, rail = v / u->d->count;
-	size_t p = u->p0 + c;
-	uint32_t a = o, b = m;
+	size_t p = u->p0 + v / u->per;
+	uint32_t a = o * u->per + v % u->per, b = m * u->per + v % u->per;
+	uint32_t rail;
 
-	if (u->d->attach == ATTACH_RAIL)
-		p += (size_t)rail * u->d->count;
-	else {
-		a = o * u->k + rail;
-		b = m * u->k + rail;
+	if (u->k > 0) {
+		rail = v / u->d->count;
+		p = u->p0 + v % u->d->count;
+		if (u->d->attach == ATTACH_RAIL)
+			p += (size_t)rail * u->d->count;
+		else {
+			a = o * u->k + rail;
+			b = m * u->k + rail;
+		}
 	}
 	if (sched_add_circuit(sc, (uint32_t)p, a, b, 0, SCHED_FOREVER) != 0)
 		die("out of memory (the circuits)");
@@ -298,23 +304,13 @@ static void
 circuits(struct schedule *sc, const struct unit *u)
 {
 	const struct st_unit *s = &u->st;
-	uint32_t v, o, m, port;
+	uint32_t v, o, m;
 
 	for (v = 0; s->mate != NULL && v < s->nv; v++)
-		for (o = 0; o < s->owners; o++) {
-			m = s->mate[(size_t)v * s->owners + o];
-			if (m == NONE || m < o)
-				continue;
-			if (u->k > 0) {
+		for (o = 0; o < s->owners; o++)
+			if ((m = s->mate[(size_t)v * s->owners + o]) != NONE &&
+			    m > o)
 				circuit(sc, u, v, o, m);
-				continue;
-			}
-			port = v % u->per;
-			if (sched_add_circuit(sc, (uint32_t)(u->p0 + v /
-			    u->per), o * u->per + port, m * u->per + port, 0,
-			    SCHED_FOREVER) != 0)
-				die("out of memory (the circuits)");
-		}
 }
 
 /* ---- the relays ---- */
