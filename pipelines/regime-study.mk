@@ -1,12 +1,14 @@
 # The runs of one point of pipelines/regime-study as make targets, so
 # that make -j runs them side by side: one workload (W), scale-up domain
 # (D GPUs), OCS position (P) and per-GPU bandwidth (BW, Gbit/s) on N
-# GPUs, every tau of TAUS and every scheduler of SCHEDULERS.
+# GPUs, its collectives as transfers by algorithm A (dagbuild -a: ring
+# or hd), every tau of TAUS and every scheduler of SCHEDULERS.
 # pipelines/regime-study checks the knobs and drives it; by hand:
 #	make -f pipelines/regime-study.mk -j2 BIN=build/bin \
 #	    OUT=results/regime-study N=64 W=dense D=8 P=rail BW=400
 #
-# Files, in $(OUT), named by the point, $(PT) = N<n>-<W>-d<D>-<P>-b<BW>:
+# Files, in $(OUT), named by the point, $(PT) = N<n>-<W>-d<D>-<P>-b<BW>
+# and, for an algorithm other than the ring, -<A>:
 #   $(PT).fabric              the fabric (dagbuild --fabric): D = 1 is
 #                             the paper's flat net of two OCS of BW/2
 #                             each; else an eps group:D (NVLink: 3.6
@@ -25,8 +27,10 @@
 #                             (rotorsched -m ...).
 # Each run file is report -j's line of the run, or, for a simulation cut
 # by SIM_LIMIT, {"dnf":true}, or, for a scheduler that refuses the point
-# (exit 1: rotorsched -m static on a matching, say), {"na": "its
-# message"}; any other failure fails the study.  FILE.cmd beside each
+# (exit 1: rotorsched -m static on a matching, say) or a schedule whose
+# times pass 2^64 ps in the simulation (RotorNet's periods at a long tau
+# on many GPUs), {"na": "the message"}; any other failure fails the
+# study.  FILE.cmd beside each
 # holds the pipeline that made it (pipelines/cmd.mk): a file made by
 # other settings is made again, saying so.
 
@@ -37,6 +41,7 @@ W ?=		dense
 D ?=		8
 P ?=		rail
 BW ?=		400
+A ?=		ring
 TAUS ?=		10us
 SCHEDULERS ?=	ideal eps flux static phase bvn rotor
 LAYERS ?=	2
@@ -48,7 +53,7 @@ KEEP ?=
 SHELL =		/bin/bash
 .SHELLFLAGS =	-o pipefail -ec
 
-PT :=		$(OUT)/N$(N)-$(W)-d$(D)-$(P)-b$(BW)
+PT :=		$(OUT)/N$(N)-$(W)-d$(D)-$(P)-b$(BW)$(if $(filter-out ring,$(A)),-$(A))
 FAB :=		$(PT).fabric
 OPS :=		$(PT).ops.msgpack
 DAGS :=		$(TAUS:%=$(PT)-tau%.dag.msgpack)
@@ -82,7 +87,8 @@ ops.moe-skew =	$(ops.moe-uniform) --skew gini:0.5
 ops =		$(ops.$(W))
 
 fab =		printf '$(fabtext)\n'
-dag =		$(ops) | $(B)/dagbuild --fabric=$(FAB) -r $(1)
+alg :=		$(if $(filter-out ring,$(A)),-a $(A) )
+dag =		$(ops) | $(B)/dagbuild $(alg)--fabric=$(FAB) -r $(1)
 ocssim =	$(B)/ocssim$(if $(filter-out 0,$(SIM_LIMIT)), -T $(SIM_LIMIT))
 sched.flux =	$(B)/fluxsolve -T $(FLUX_BUDGET)
 sched.static =	$(B)/rotorsched -m static
@@ -97,7 +103,7 @@ $(foreach t,$(TAUS),$(eval cmd.$(PT)-tau$(t).dag.msgpack = \
 cmd.$(PT)-ideal.json = $(fab) > fabric; $(call dag,$(firstword $(TAUS))) | \
 		    $(ocssim) -f ideal | $(B)/report -j -
 cmd.$(PT)-eps.json = $(fab) > fabric; $(ops) | $(B)/dagbuild \
-		    --fabric=$(FAB) --eps-equal-cost$(if $(COST),=$(COST)) | \
+		    $(alg)--fabric=$(FAB) --eps-equal-cost$(if $(COST),=$(COST)) | \
 		    $(ocssim) -f ideal | $(B)/report -j -
 $(foreach t,$(TAUS),$(foreach s,$(TAUED),$(eval \
     cmd.$(PT)-tau$(t)-$(s).json = $(fab) > fabric; $$(call dag,$(t)) | \
@@ -114,9 +120,10 @@ tools =		$(filter $(B)/%,$(1))
 # run TOOL, PIPELINE[, FIX]: the pipeline into report -j (FIX, a
 # command, then rewrites $@.tmp); a simulation cut by SIM_LIMIT leaves
 # {"dnf":true}, a refusal of TOOL (its message, but for the cost line of
-# --eps-equal-cost) {"na":...}.
-refusal =	grep '^$(1): ' $@.err | grep -v ': --eps-equal-cost: the \
-		    scale-out of' | head -n 1
+# --eps-equal-cost) or ocssim's of a time past 2^64 ps {"na":...}.
+refusal =	grep -E '^$(1): |^ocssim: .* passes 18446744073709551615' \
+		    $@.err | grep -v ': --eps-equal-cost: the scale-out of' | \
+		    head -n 1
 run =		if { $(2); } 2> $@.err | $(B)/report -j - > $@.tmp 2>> $@.err; \
 		then $(3) :; elif grep -q '^ocssim: time limit of' $@.err; \
 		then printf '{"dnf":true,"sim_limit_s":%s}\n' $(SIM_LIMIT) \
@@ -139,14 +146,14 @@ $(OPS): $(call tools,$(ops))
 	@$(begin) $(ops) > $@.tmp; $(end)
 
 $(DAGS): $(PT)-tau%.dag.msgpack: $(OPS) $(FAB) $(call tools,$(call dag,1s))
-	@$(begin) $(B)/dagbuild --fabric=$(FAB) -r $* < $< > $@.tmp; $(end)
+	@$(begin) $(B)/dagbuild $(alg)--fabric=$(FAB) -r $* < $< > $@.tmp; $(end)
 
 $(PT)-ideal.json: $(FAB) $(call tools,$(cmd.$(PT)-ideal.json)) | \
     $(PT)-tau$(firstword $(TAUS)).dag.msgpack
 	@$(begin) $(call run,,$(ocssim) -f ideal < $|)
 
 $(PT)-eps.json: $(FAB) $(call tools,$(cmd.$(PT)-eps.json)) | $(OPS)
-	@$(begin) $(call run,dagbuild,$(B)/dagbuild --fabric=$(FAB) \
+	@$(begin) $(call run,dagbuild,$(B)/dagbuild $(alg)--fabric=$(FAB) \
 	    --eps-equal-cost$(if $(COST),=$(COST)) < $| | $(ocssim) -f ideal, \
 	    $(costline))
 
