@@ -106,10 +106,10 @@ tsv() {
 	assert_line --index 2 --regexp ' 1ms +1\.100 +1\.000 .* feasible +5\.00% static +10\.0% +1\.100$'
 	run "$TOP/pipelines/regime-table" -c < r.tsv
 	assert_line "  16 dense d8 rail 400G: Flux pays up to 10us; from 1ms on static is as good or better, Flux +10.0% there"
-	assert_line "  16 GPUs, dense, domain 8, OCS at rail: always -; up to 400G<=10us; ties -; never -"
+	assert_line "  16 GPUs, dense, domain 8, OCS at rail: always -; up to 400G<=10us; at some -; ties -; never -"
 }
 
-@test "regime-table: ties, never, always; na and dnf rows; a stream that is no runs.tsv" {
+@test "regime-table: ties, never, at some taus only, always; na and dnf rows; a stream that is no runs.tsv" {
 	tsv "10us flux 1000000000" "10us static 1000500000" > tie.tsv
 	run "$TOP/pipelines/regime-table" -c < tie.tsv
 	assert_line "  16 dense d8 rail 400G: Flux ties static (within 0.1%) at every tau swept"
@@ -118,6 +118,11 @@ tsv() {
 	assert_line "  16 dense d8 rail 400G: Flux never pays: eps is best from 10us on, Flux +8.3% there"
 	run "$TOP/pipelines/regime-table" < never.tsv
 	assert_line --index 1 --regexp ' 10us +1\.300 +na +- +- +dnf +1\.200 '
+	tsv "10us flux 1100000000" "10us static 1000000000" \
+	    "1ms flux 900000000" "1ms static 1000000000" > some.tsv
+	run "$TOP/pipelines/regime-table" -c < some.tsv
+	assert_line "  16 dense d8 rail 400G: Flux pays at 1ms only; at 10us static is as good or better, Flux +10.0% there"
+	assert_line "  16 GPUs, dense, domain 8, OCS at rail: always -; up to -; at some 400G@1ms; ties -; never -"
 	tsv "10us flux 500000000" "1ms flux 600000000" > always.tsv
 	run "$TOP/pipelines/regime-table" -c < always.tsv
 	assert_line "  16 dense d8 rail 400G: Flux pays at every tau swept (up to 1ms)"
