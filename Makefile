@@ -353,13 +353,20 @@ demo: deps-demo
 	@$(MAKE) --no-print-directory tools
 	@pipelines/study
 
-# The README's figures, from the study's last run.
+# The README's figures, from the study's last run, and its regime map:
+# 64 GPUs of Llama, NVLink 8, an OCS a rail, every tau and bandwidth of
+# pipelines/regime-study (Flux 2 s a run), its runs kept in
+# results/regime-map and made again only where settings changed.
 FIGURES =	study-iteration.png study-buffer.png study-nic.png timeline-flux.svg \
 		timeline-rotor-direct.svg
-figures:
+REGIME_MAP =	SIZES=64 DOMAINS=8 POSITIONS=rail WORKLOADS=dense FLUX_BUDGET=2
+figures: deps-study
 	@test -f results/study/timeline-flux.svg || $(MAKE) demo
+	@$(MAKE) --no-print-directory tools
+	$(REGIME_MAP) pipelines/regime-study $(B)/bin results/regime-map > /dev/null
 	@mkdir -p pipelines/figures
 	cp $(FIGURES:%=results/study/%) pipelines/figures/
+	cp results/regime-map/map-N64-dense-d8-rail.png pipelines/figures/regime-map.png
 
 # The benchmarks of the simulator and of fluxsolve, and the
 # traffic-matrix schedulers' reconfigurations (bench-tm).
