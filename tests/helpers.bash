@@ -76,6 +76,19 @@ seeds() {
 	seq 1 $((n > 0 ? n : 1))
 }
 
+# stand_in DIR FROM TOOL: DIR holds every tool of the folder FROM as a
+# link but TOOL, which is the shell script on stdin: a tool that fails,
+# or does something else, where a test needs it to.
+stand_in() {
+	local t
+
+	mkdir -p "$1" || return 1
+	for t in chakra tracegen dagbuild fluxsolve rotorsched ocssim report; do
+		[ "$t" = "$3" ] || ln -s "$2/$t" "$1/$t" || return 1
+	done
+	cat > "$1/$3" && chmod +x "$1/$3"
+}
+
 # header LINE...: a valid header record as a JSON line, then the rest.
 hdr() {
 	echo '{"type":"header","format":"fluxocs","version":1,"minor":1,"tool":"test","args":[]}'

@@ -54,19 +54,14 @@ load helpers
 }
 
 @test "moe-study: a case that fails a check fails the study and names it" {
-	mkdir bin
-	for t in tracegen dagbuild fluxsolve rotorsched report; do
-		ln -s "$BIN/$t" bin/$t
-	done
 	# an ocssim that runs the ideal fabric when asked to replay
-	cat > bin/ocssim <<EOF
+	stand_in bin "$BIN" ocssim <<EOF
 #!/bin/sh
 case "\$*" in
 *-R*) exec "$BIN/ocssim" -f ideal ;;
 *) exec "$BIN/ocssim" "\$@" ;;
 esac
 EOF
-	chmod +x bin/ocssim
 	GPUS=8 SKEWS=gini:0.2 TAUS=10us SEEDS=1 JOBS=1 run "$TOP/pipelines/moe-study" "$PWD/bin" out
 	assert_failure
 	assert_output --partial 'moe-study: 8 GPUs, gini:0.2, tau 10us, seed 1: check failed: the nominal plan replays to'

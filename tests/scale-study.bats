@@ -178,12 +178,8 @@ flux/flux 10000000'
 }
 
 @test "scale-study: a failing run fails the study, names its error and leaves no run file" {
-	mkdir bin
-	for t in tracegen dagbuild fluxsolve ocssim report; do
-		ln -s "$BIN/$t" bin/$t
-	done
-	printf '#!/bin/sh\necho "rotorsched: out of luck" >&2\nexit 1\n' > bin/rotorsched
-	chmod +x bin/rotorsched
+	printf '#!/bin/sh\necho "rotorsched: out of luck" >&2\nexit 1\n' |
+	    stand_in bin "$BIN" rotorsched
 	run env SIZES=8 LAYERS=1 TAUS=10us SCHEDULERS="ideal bvn" JOBS=1 \
 	    "$TOP/pipelines/scale-study" "$PWD/bin" out
 	assert_failure
