@@ -229,7 +229,7 @@ makespan() {
 	} | mk s.mp
 	run dagbuild -a hd < s.mp
 	assert_failure 1
-	assert_output 'dagbuild: stdin: byte 60: op 0 (o0): halving-doubling needs a group whose size is a power of two'
+	assert_output 'dagbuild: stdin: byte 60: op 0 (o0): halving-doubling needs a group whose size is a power of two, but for an all-reduce'
 	run dagbuild -a ring < s.mp
 	assert_success
 }

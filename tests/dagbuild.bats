@@ -65,14 +65,34 @@ tasks() {
 	assert_output '[24,[1000],[1,4]]'
 }
 
-@test "dagbuild: halving-doubling refuses a group that is not a power of two" {
+@test "dagbuild: halving-doubling refuses an all-gather on a group that is not a power of two" {
+	{
+		hdr
+		for r in 0 1 2; do op $r $r allgather '[]' '"group":[0,1,2],"size":300,"coll":1'; done
+	} | mk ops.mp
+	run dagbuild -a hd < ops.mp
+	assert_failure 1
+	assert_output 'dagbuild: stdin: byte 60: op 0 (o0): halving-doubling needs a group whose size is a power of two, but for an all-reduce'
+}
+
+@test "dagbuild: halving-doubling all-reduce on 3: 1 -> 0 whole, 0 <-> 2 by halves, 0 -> 1 whole" {
 	{
 		hdr
 		for r in 0 1 2; do op $r $r allreduce '[]' '"group":[0,1,2],"size":300,"coll":1'; done
 	} | mk ops.mp
-	run dagbuild -a hd < ops.mp
-	assert_failure 1
-	assert_output 'dagbuild: stdin: byte 60: op 0 (o0): halving-doubling needs a group whose size is a power of two'
+	dagbuild -a hd < ops.mp > dag.mp
+	# worked by hand: 3 = 2 + 1; 1 sends its 300 to 0; 0 and 2 reduce-
+	# scatter (150 each way) and all-gather (150 each way); 0 sends the
+	# 300 back to 1 after its last receive
+	run bash -c "report --dump dag.mp | jq -c 'select(.type == \"task\" and .kind == \"transfer\") | [.src, .dst, .bytes]'"
+	assert_output '[1,0,300]
+[0,2,150]
+[2,0,150]
+[0,2,150]
+[2,0,150]
+[0,1,300]'
+	ocssim -f ideal < dag.mp > i.mp
+	[ "$(field i.mp result makespan_ps)" -gt 0 ]
 }
 
 @test "dagbuild: uneven sizes are split exactly" {

@@ -154,20 +154,20 @@ tsv() {
 	assert_output "regime-table: stdin is not a runs.tsv of regime-study"
 }
 
-@test "regime-study: ALGORITHMS runs each scheduler by ring and hd, hd only where the GPUs are a power of two" {
+@test "regime-study: ALGORITHMS runs each scheduler by ring and hd, on groups of a power of two or not" {
 	run env SIZES="16 24" TAUS=10us BWS=400 DOMAINS=8 POSITIONS=rail \
 	    WORKLOADS=dense LAYERS=1 SCHEDULERS="ideal static" JOBS=2 \
 	    "$TOP/pipelines/regime-study" "$FLUXOCS_RELBIN" a
 	assert_success
-	# 16 GPUs both ways; 24 by the ring alone
+	# 16 GPUs and 24 (data parallel 3: hd all-reduce on 2 + 1), both ways
 	run cut -f 1,7,8 a/runs.tsv
 	assert_equal "$(printf '%s\n' "${lines[@]}" | sort | uniq | tr '\t' ' ' | tr '\n' ,)" \
-	    "16 ideal hd,16 ideal ring,16 static hd,16 static ring,24 ideal ring,24 static ring,gpus scheduler algorithm,"
+	    "16 ideal hd,16 ideal ring,16 static hd,16 static ring,24 ideal hd,24 ideal ring,24 static hd,24 static ring,gpus scheduler algorithm,"
 	# the hd run is dagbuild -a hd's, by hand
 	printf 'eps group:8 rate=3600Gbps\nocs rail:8 rate=400Gbps\n' > f
-	tracegen -g h100 -l 1 -t 8 -d 2 | dagbuild -a hd --fabric=f -r 10us |
+	tracegen -g h100 -l 1 -t 8 -d 3 | dagbuild -a hd --fabric=f -r 10us |
 	    rotorsched -m static | ocssim > o.mp
-	run awk -F '\t' '$1 == 16 && $7 == "static" && $8 == "hd" { print $9 }' a/runs.tsv
+	run awk -F '\t' '$1 == 24 && $7 == "static" && $8 == "hd" { print $9 }' a/runs.tsv
 	assert_output "$(field o.mp result makespan_ps)"
 	grep -q "^16 dense d8 rail 400G  *10us .* hd " a/table.txt
 }

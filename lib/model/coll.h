@@ -20,7 +20,11 @@
  *
  * Ring: 2(n-1) steps to the next rank (n-1 for all-gather and
  * reduce-scatter).  Halving-doubling (n a power of two): partners
- * r^1, r^2, ... with messages size/2, size/4, ..., then back.  Direct:
+ * r^1, r^2, ... with messages size/2, size/4, ..., then back; an
+ * all-reduce on n = 2^L + r (0 < r < 2^L) first folds each odd
+ * position 2i+1 below 2r into 2i (its whole buffer), runs that on the
+ * 2^L positions left with chunks of size/2^L, then sends 2i's result
+ * back to 2i+1.  Direct:
  * everyone to everyone, one phase per half.  All-to-all is always
  * direct.  Broadcast: ring is a pipeline of the n chunks along the
  * group from the root, 2n-2 steps, a rank sending one chunk a step, in
@@ -29,7 +33,8 @@
  * p^2^k, each after its previous transfer; direct is the root sending
  * all of it to every other position at once.  The plan owns its
  * arrays; coll_expand() returns 0, -1 when memory runs out, -2 for
- * halving-doubling on a group whose size is not a power of two, -3 for
+ * halving-doubling on a group whose size is not a power of two (but
+ * for an all-reduce), -3 for
  * a broadcast whose root is not below n.
  *
  * coll_alltoallv() plans an all-to-all whose pairs carry unequal

@@ -107,6 +107,99 @@ other_kinds(void)
 	coll_free(&p);
 }
 
+/*
+ * Whether every position ends with every other position's data (n <=
+ * 64), as an all-reduce must: a transfer carries its source's own data
+ * and what its source received up to the last transfer it waits for
+ * (a rank's receives are in the plan's order); a rank ends with what
+ * its final receives carry.
+ */
+static int
+reaches_all(const struct coll_plan *p, uint32_t n)
+{
+	uint64_t knows[1024], all = n == 64 ? UINT64_MAX : (1ULL << n) - 1;
+	size_t i, j, last;
+	uint32_t r;
+
+	if (p->n > 1024)
+		return 0;
+	for (i = 0; i < p->n; i++) {
+		knows[i] = 1ULL << p->x[i].src;
+		if (p->x[i].ndep == 0)
+			continue;
+		last = 0;
+		for (j = 0; j < p->x[i].ndep; j++)
+			if (p->dep[p->x[i].dep_off + j] > last)
+				last = p->dep[p->x[i].dep_off + j];
+		for (j = 0; j <= last; j++)
+			if (p->x[j].dst == p->x[i].src)
+				knows[i] |= knows[j];
+	}
+	for (r = 0; r < n; r++) {
+		uint64_t k = 1ULL << r;
+
+		for (i = 0; i < p->n; i++)
+			if (p->x[i].final && p->x[i].dst == r)
+				k |= knows[i];
+		if (k != all)
+			return 0;
+	}
+	return 1;
+}
+
+/* An all-reduce off a power of two, worked by hand on 6; others refused. */
+static void
+hd_remainder(void)
+{
+	struct coll_plan p;
+	uint32_t n;
+	int reach = 1, conserve = 1, single = 1;
+
+	coll_init(&p);
+	ok(coll_expand(&p, COLL_ALLREDUCE, COLL_HD, 6, 600, 0) == 0 &&
+	    p.n == 20 && total(&p) == 6000, "hd all-reduce on 6 = 4 + 2: "
+	    "2 x 600 in, 4 ranks x (300 + 150 + 150 + 300), 2 x 600 out");
+	ok(p.x[0].src == 1 && p.x[0].dst == 0 && p.x[1].src == 3 &&
+	    p.x[1].dst == 2 && p.x[0].bytes == 600 && p.x[0].step == 0,
+	    "first 1 -> 0 and 3 -> 2, whole buffers, step 0");
+	ok(p.x[2].src == 0 && p.x[2].dst == 2 && p.x[2].bytes == 300 &&
+	    p.x[2].ndep == 1 && p.dep[p.x[2].dep_off] == 0 &&
+	    p.x[4].src == 4 && p.x[4].dst == 5 && p.x[4].ndep == 0,
+	    "then the virtual ranks 0 2 4 5: 0 <-> 2 after 1 -> 0, 4 <-> 5 "
+	    "at once");
+	ok(p.x[18].src == 0 && p.x[18].dst == 1 && p.x[18].bytes == 600 &&
+	    p.x[18].step == 5 && p.x[19].src == 2 && p.x[19].dst == 3 &&
+	    p.x[18].ndep == 1 && p.x[p.dep[p.x[18].dep_off]].src == 2,
+	    "last 0 -> 1 and 2 -> 3 at step 5, 0's after what 2 sent it");
+	ok(deps_ok(&p) && reaches_all(&p, 6), "each waits for a receive at "
+	    "its source; every rank's result has every rank's data");
+	coll_free(&p);
+	for (n = 2; n <= 40; n++) {
+		uint32_t m = 1, r, i;
+
+		while (2 * m <= n)
+			m *= 2;
+		r = n - m;
+		if (coll_expand(&p, COLL_ALLREDUCE, COLL_HD, n, 1000003, 0) != 0)
+			reach = 0;
+		reach &= deps_ok(&p) && reaches_all(&p, n);
+		/* 2r whole buffers, and each virtual rank 2(m-1)/m of it */
+		conserve &= total(&p) == 2ULL * r * 1000003 +
+		    2ULL * (m - 1) * 1000003;
+		for (i = 0; i < n; i++)
+			single &= finals(&p, i) == 1;
+		coll_free(&p);
+	}
+	ok(reach && single, "2 to 40 ranks: valid waits, every result whole, "
+	    "one final receive a rank");
+	ok(conserve, "and the bytes: 2r S in and out, 2(m-1)/m S a virtual "
+	    "rank");
+	ok(coll_expand(&p, COLL_ALLGATHER, COLL_HD, 6, 600, 0) == -2 &&
+	    coll_expand(&p, COLL_REDUCESCATTER, COLL_HD, 6, 600, 0) == -2 &&
+	    p.n == 0, "all-gather and reduce-scatter still refuse 6 ranks");
+	coll_free(&p);
+}
+
 static void
 halving_doubling(void)
 {
@@ -130,9 +223,7 @@ halving_doubling(void)
 	ok(partners, "partners r^1, r^2, r^4, then r^4, r^2, r^1");
 	ok(deps_ok(&p), "each step waits for the previous receive");
 	coll_free(&p);
-	ok(coll_expand(&p, COLL_ALLREDUCE, COLL_HD, 6, 600, 0) == -2,
-	    "halving-doubling refuses 6 ranks");
-	coll_free(&p);
+	hd_remainder();
 	ok(coll_expand(&p, COLL_ALLGATHER, COLL_HD, 4, 400, 0) == 0 &&
 	    p.n == 8 && total(&p) == 4 * 300, "hd all-gather: each rank "
 	    "receives S - S/N");

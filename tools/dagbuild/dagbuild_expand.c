@@ -242,7 +242,7 @@ expand_coll(struct build *b, const struct node *nd, struct coll_plan *pl)
 	    f->kind - OP_ALLREDUCE, b->algo, nd->nmember, f->amount, f->root);
 	if (rc == -2)
 		opfail(b, f, "%s", "halving-doubling needs a group whose "
-		    "size is a power of two");
+		    "size is a power of two, but for an all-reduce");
 	if (rc != 0)
 		die("out of memory");
 	for (i = 0; i < pl->n; i++) {
