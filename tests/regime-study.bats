@@ -173,8 +173,6 @@ tsv() {
 }
 
 @test "regime-study: ocssim's refusal of a time past 2^64 ps is na, not a failed study (rotor at 10ms on 1024 GPUs)" {
-	local t
-
 	# The study stopped on its 1024-GPU grid: RotorNet's step at tau
 	# 10 ms took ocssim's summed circuit-up time past 2^64 ps.  An
 	# ocssim that says so stands in for that run here; another failure

@@ -95,38 +95,40 @@ class_bytes(uint64_t size, uint32_t n, uint32_t x, unsigned m)
 }
 
 /*
- * Halving-doubling over m = 2^L virtual ranks, v on group position
- * pos[v], its steps numbered from step0.  Reduce-scatter step k:
- * partner v^(1<<k), send the chunks of the partner's class mod
+ * Halving-doubling over m = 2^L virtual ranks, r of them folded (below):
+ * v is group position 2v for v < r, v + r from there.  Reduce-scatter
+ * step k: partner v^(1<<k), send the chunks of the partner's class mod
  * 2^(k+1).  All-gather step j (bit b = L-1-j): partner v^(1<<b), send
  * our class mod 2^(b+1).  Each step waits for the previous step's
  * receive, which in the previous block of m transfers is the one sent
- * by the previous partner; the first waits for first[v] where that is
- * not NOFIRST (a receive before the halving-doubling).
+ * by the previous partner; the first step of a folded v waits for the
+ * fold, transfer fold + v, and its steps are numbered from 1.
  */
-#define NOFIRST	UINT32_MAX
+static uint32_t
+vpos(uint32_t v, uint32_t r)
+{
+	return v < r ? 2 * v : v + r;
+}
 
 static int
-hd_core(struct coll_plan *p, unsigned L, const uint32_t *pos,
-    const uint32_t *first, uint64_t size, int rs, int ag, uint32_t step0)
+hd_core(struct coll_plan *p, unsigned L, uint32_t r, size_t fold,
+    uint64_t size, int rs, int ag)
 {
-	uint32_t m = 1U << L, v, step = step0, dep, peer, from;
+	uint32_t m = 1U << L, v, step0 = r > 0, step = step0, dep, peer;
 	unsigned k, bit, pbit = 0;
 	size_t pbase = 0;
 
 	for (k = 0; k < (rs ? L : 0) + (ag ? L : 0); k++, step++) {
-		int red = rs && k < L;
+		int red = rs && k < L, wait;
 
 		bit = red ? k : L - 1 - (rs ? k - L : k);
 		for (v = 0; v < m; v++) {
 			peer = v ^ (1U << bit);
-			from = red ? peer : v;
-			if (step > step0)
-				dep = (uint32_t)(pbase + (v ^ (1U << pbit)));
-			else
-				dep = first[v];
-			if (add(p, pos[v], pos[peer], class_bytes(size, m, from,
-			    bit + 1), step, &dep, dep != NOFIRST) < 0)
+			wait = step > step0 || v < r;
+			dep = (uint32_t)(step > step0 ?
+			    pbase + (v ^ (1U << pbit)) : fold + v);
+			if (add(p, vpos(v, r), vpos(peer, r), class_bytes(size,
+			    m, red ? peer : v, bit + 1), step, &dep, wait) < 0)
 				return -1;
 		}
 		pbase = p->n - m;
@@ -139,53 +141,35 @@ hd_core(struct coll_plan *p, unsigned L, const uint32_t *pos,
  * Halving-doubling on n positions.  A power of two: every position a
  * virtual rank.  Otherwise, for an all-reduce only (rs and ag), n =
  * 2^L + r: first each odd position 2i+1 below 2r sends its whole
- * buffer to 2i (step 0); the 2^L virtual ranks (2v for v < r, v + r
- * for the others) all-reduce by halving-doubling; then 2i sends the
- * result back to 2i+1 (the last step), after its last receive.
+ * buffer to 2i (step 0, the fold); the 2^L virtual ranks all-reduce by
+ * halving-doubling; then 2i sends the result back to 2i+1 (the last
+ * step), after its last receive, from its last partner 2i^1.
  * Returns -2 for any other kind off a power of two.
  */
 static int
 hd(struct coll_plan *p, uint32_t n, uint64_t size, int rs, int ag)
 {
 	unsigned L = 0;
-	uint32_t m, r, v, *pos, *first, dep;
-	size_t base;
-	int rc = 0;
+	uint32_t r, v, dep;
+	size_t fold = p->n, last;
 
 	while (L < 31 && (2U << L) <= n)
 		L++;
-	m = 1U << L;
-	r = n - m;
+	r = n - (1U << L);
 	if (r > 0 && !(rs && ag))
 		return -2;
-	pos = calloc(m, sizeof(*pos));
-	first = calloc(m, sizeof(*first));
-	if (pos == NULL || first == NULL) {
-		free(pos);
-		free(first);
-		return -1;
-	}
-	for (v = 0; v < m; v++) {
-		pos[v] = v < r ? 2 * v : v + r;
-		first[v] = NOFIRST;
-	}
-	for (v = 0; v < r && rc == 0; v++) {
-		first[v] = (uint32_t)p->n;
+	for (v = 0; v < r; v++)
 		if (add(p, 2 * v + 1, 2 * v, size, 0, NULL, 0) < 0)
-			rc = -1;
-	}
-	if (rc == 0)
-		rc = hd_core(p, L, pos, first, size, rs, ag, r > 0);
-	/* the last block: what 2v received from its last partner, v^1 */
-	base = p->n - m;
-	for (v = 0; v < r && rc == 0; v++) {
-		dep = (uint32_t)(base + (v ^ 1U));
+			return -1;
+	if (hd_core(p, L, r, fold, size, rs, ag) != 0)
+		return -1;
+	last = p->n - (1U << L);
+	for (v = 0; v < r; v++) {
+		dep = (uint32_t)(last + (v ^ 1U));
 		if (add(p, 2 * v, 2 * v + 1, size, 2 * L + 1, &dep, 1) < 0)
-			rc = -1;
+			return -1;
 	}
-	free(pos);
-	free(first);
-	return rc;
+	return 0;
 }
 
 static int
